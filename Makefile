@@ -1,0 +1,34 @@
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES := airflow.* autofix.*
+
+.PHONY: venv test lint typecheck pytest demo clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 2; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check plugins airflow_dags tests benchmarks
+	$(BIN)/ruff format --check plugins airflow_dags tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict plugins/autofix
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+demo: $(STAMP)
+	@bash scripts/demo.sh
+
+clean:
+	rm -rf $(VENV) .airflow .pytest_cache .mypy_cache .ruff_cache

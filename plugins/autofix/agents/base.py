@@ -1,0 +1,111 @@
+"""What every agent format produces (AgentOutcome) and what it must implement (AgentFormat)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from autofix.result import TokenUsage
+
+
+class RunStatus(StrEnum):
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    LIMIT_REACHED = "limit_reached"
+    UNKNOWN = "unknown"
+
+
+class FinishReason(StrEnum):
+    STOP = "stop"
+    LENGTH = "length"
+    REFUSAL = "refusal"
+    MAX_TURNS = "max_turns"
+    ERROR = "error"
+
+
+class FailureKind(StrEnum):
+    """Why an agent run failed, as far as its own events tell. Drives the retry class."""
+
+    RATE_LIMIT = "rate_limit"  # transient
+    USAGE_LIMIT = "usage_limit"  # transient
+    SERVER_ERROR = "server_error"  # transient
+    TIMEOUT = "timeout"  # transient
+    CONNECTION = "connection"  # transient
+    AUTH = "auth"  # permanent
+    INVALID_REQUEST = "invalid_request"  # permanent
+    BUDGET = "budget"  # permanent
+    REFUSAL = "refusal"  # permanent
+    MAX_TURNS = "max_turns"  # permanent for this prompt
+    STRUCTURED_OUTPUT = "structured_output"  # invalid output
+    API_ERROR = "api_error"  # unknown API failure: permanent (fail-safe)
+    UNKNOWN = "unknown"
+
+
+class AgentOutcome(BaseModel):
+    """One agent run as its own event stream describes it."""
+
+    run_status: RunStatus = RunStatus.UNKNOWN
+    final_text: str | None = None
+    structured_output: Any = None
+    session_id: str | None = None
+    cost_usd: float | None = None
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    num_turns: int | None = None
+    finish_reason: FinishReason | None = None
+    failure_kind: FailureKind | None = None
+    errors: list[str] = Field(default_factory=list)
+    terminal_event: str | None = None  # the event that decided run_status, e.g. "result/success"
+    events: int = 0
+    non_json_lines: int = 0
+    model: str | None = None
+
+
+@dataclass(frozen=True)
+class AgentRequest:
+    """What to ask: the prompt plus per-call options every format may honour."""
+
+    prompt: str
+    resume_session_id: str | None = None
+    model: str | None = None
+    output_schema: dict[str, Any] | None = None
+    max_turns: int | None = None
+    extra_args: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """How to start the agent: argv (never a shell string), optional stdin payload, env overrides."""
+
+    argv: list[str]
+    stdin: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+
+class EventParser(ABC):
+    """Consumes stdout lines as they arrive; ``finish`` returns the outcome."""
+
+    @abstractmethod
+    def feed(self, line: str) -> None: ...
+
+    @abstractmethod
+    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome: ...
+
+
+class AgentFormat(ABC):
+    """One agent CLI output format."""
+
+    name: ClassVar[str]
+    supports_resume: ClassVar[bool] = False
+    has_event_stream: ClassVar[bool] = True  # False for "plain": stdout is ordinary output
+
+    @abstractmethod
+    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation: ...
+
+    @abstractmethod
+    def parser(self) -> EventParser: ...

@@ -1,0 +1,49 @@
+"""The ``autofix`` command. Each area registers its own subcommands; this module only dispatches.
+
+Exit codes: 0 success, 1 a failure verdict, 2 a usage or configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Modules exposing ``register(subparsers)``; each adds its subcommands with ``set_defaults(func=...)``.
+COMMAND_MODULES = (
+    "autofix.classify.commands",
+    "autofix.patterns.commands",
+    "autofix.audit.commands",
+)
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="autofix", description=__doc__.splitlines()[0] if __doc__ else None)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    code: int = func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""``config/autofix.yaml``: schema, file lookup and ``AUTOFIX__SECTION__KEY`` env overrides.
+
+Each section belongs to the module named in its docstring; the modules read their section
+from here and never parse the file themselves.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+CONFIG_ENV = "AUTOFIX_CONFIG"
+HOME_ENV = "AUTOFIX_HOME"
+ENV_PREFIX = "AUTOFIX__"
+
+
+class ConfigError(ValueError):
+    """The configuration is invalid; the message names the file, the key and the reason."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EscalationSettings(_Section):
+    """autofix.validation.loop: one extra attempt before giving up on identical errors."""
+
+    agent: str | None = None
+    model: str | None = None
+    context_file: str | None = None
+    context_callable: str | None = None  # "package.module:function" returning extra context text
+
+
+class ValidationSettings(_Section):
+    """autofix.validation.loop: the attempt policy."""
+
+    retry_enabled: bool = True
+    max_attempts: int = Field(default=3, ge=1, le=20)
+    retry_delay_seconds: float = Field(default=0.0, ge=0)
+    abort_on_identical_errors: bool = True
+    max_errors_shown: int = Field(default=5, ge=1, le=50)
+    escalation: EscalationSettings | None = None
+    report_dir: str | None = None  # failure report JSON files; None = <AUTOFIX_HOME>/logs/autofix/reports
+
+
+class AuditSettings(_Section):
+    """autofix.audit.store: where every agent call is recorded."""
+
+    store: Literal["jsonl", "s3", "memory"] = "jsonl"
+    path: str = "logs/autofix/audit.jsonl"
+    bucket: str | None = None
+    prefix: str = "autofix/audit"
+    required: bool = False
+    rotate_max_bytes: int | None = Field(default=64 * 1024 * 1024, ge=1024)
+    rotate_daily: bool = False
+
+
+class BudgetSettings(_Section):
+    """autofix.audit.budget: limits counted from the audit store. None = unlimited."""
+
+    max_calls_per_run: int | None = Field(default=None, ge=1)
+    max_cost_per_run_usd: float | None = Field(default=None, gt=0)
+    max_calls_per_day: int | None = Field(default=None, ge=1)
+    max_cost_per_day_usd: float | None = Field(default=None, gt=0)
+
+
+class AlertSettings(_Section):
+    """autofix.audit.alert: warn when retries stop recovering."""
+
+    enabled: bool = True
+    retry_success_threshold: float = Field(default=0.5, ge=0, le=1)
+    window: int = Field(default=20, ge=1)
+    webhook_url: str | None = None
+
+
+class AutofixConfig(_Section):
+    validation: ValidationSettings = Field(default_factory=ValidationSettings)
+    audit: AuditSettings = Field(default_factory=AuditSettings)
+    budgets: BudgetSettings = Field(default_factory=BudgetSettings)
+    alert: AlertSettings = Field(default_factory=AlertSettings)
+    schedule: str | None = None  # the autonomous_fixing DAG's schedule; None = manual
+    source: str = Field(default="defaults", exclude=True)
+
+
+def autofix_home() -> Path:
+    """Where relative config paths resolve: ``AUTOFIX_HOME`` or the current directory."""
+    return Path(os.environ.get(HOME_ENV) or Path.cwd())
+
+
+def resolve(path: str | Path) -> Path:
+    candidate = Path(path).expanduser()
+    return candidate if candidate.is_absolute() else autofix_home() / candidate
+
+
+def find_config_file(explicit: str | Path | None = None) -> Path | None:
+    """explicit argument > ``AUTOFIX_CONFIG`` > ``<home>/config/autofix.yaml`` > None (defaults)."""
+    if explicit:
+        return resolve(explicit)
+    if os.environ.get(CONFIG_ENV):
+        return resolve(os.environ[CONFIG_ENV])
+    default = resolve("config/autofix.yaml")
+    return default if default.is_file() else None
+
+
+def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for name, value in environ.items():
+        if not name.startswith(ENV_PREFIX):
+            continue
+        keys = [part.lower() for part in name[len(ENV_PREFIX) :].split("__") if part]
+        if not keys:
+            continue
+        node = overrides
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = yaml.safe_load(value) if value else None
+    return overrides
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _describe(error: ValidationError, source: str) -> str:
+    problems = [
+        f"{'.'.join(str(part) for part in item['loc']) or '<root>'}: {item['msg']}"
+        for item in error.errors()
+    ]
+    return f"invalid autofix config ({source}): " + "; ".join(problems)
+
+
+def load_config(path: str | Path | None = None, environ: dict[str, str] | None = None) -> AutofixConfig:
+    """Load, merge env overrides, and validate. Raises ConfigError naming key and reason."""
+    env = dict(os.environ if environ is None else environ)
+    config_file = find_config_file(path)
+    raw: dict[str, Any] = {}
+    source = "defaults"
+    if config_file is not None:
+        if not config_file.is_file():
+            raise ConfigError(f"autofix config file not found: {config_file}")
+        try:
+            loaded = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"invalid YAML in autofix config {config_file}: {exc}") from exc
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ConfigError(f"autofix config {config_file} must be a mapping at the top level")
+        raw = loaded or {}
+        source = str(config_file)
+    overrides = _env_overrides(env)
+    if overrides:
+        raw = _merge(raw, overrides)
+        source += " + env"
+    try:
+        config = AutofixConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, source)) from exc
+    config.source = source
+    return config

@@ -1,0 +1,216 @@
+"""The values that cross task boundaries: ParseResult and its parts.
+
+Everything here is plain pydantic so it round-trips through Airflow's XCom serde
+and through the audit store unchanged.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from autofix.redact import redact
+
+MAX_BLOCK_CHARS = 500
+MAX_MESSAGE_LINES = 3
+
+
+class Status(StrEnum):
+    """What happened to one agent call, from the parser's point of view."""
+
+    COMPLETED = "completed"
+    FAILED = "failed"
+    TIMED_OUT = "timed_out"
+    CRASHED = "crashed"
+    UNKNOWN_FORMAT = "unknown_format"
+    LIMIT_REACHED = "limit_reached"
+    CANCELLED = "cancelled"
+    INVALID_OUTPUT = "invalid_output"
+    TRUNCATED = "truncated"
+    REFUSED = "refused"
+    AUTH_FAILED = "auth_failed"
+    INVALID_REQUEST = "invalid_request"
+    BUDGET_EXHAUSTED = "budget_exhausted"
+
+
+class RetryClass(StrEnum):
+    """How a failure should be retried (DESIGN.md, "Which failures retry how")."""
+
+    NONE = "none"  # success: nothing to retry
+    TRANSIENT = "transient"  # ordinary exception, Airflow retries with backoff
+    ERROR = "error"  # an ordinary failure: Airflow's retries apply only as the task configures them
+    INVALID_OUTPUT = "invalid_output"  # retry with feedback
+    PERMANENT = "permanent"  # AirflowFailException
+
+
+RETRY_CLASS_BY_STATUS: dict[Status, RetryClass] = {
+    Status.COMPLETED: RetryClass.NONE,
+    Status.FAILED: RetryClass.ERROR,
+    Status.TIMED_OUT: RetryClass.TRANSIENT,
+    Status.CRASHED: RetryClass.ERROR,
+    Status.UNKNOWN_FORMAT: RetryClass.PERMANENT,
+    Status.LIMIT_REACHED: RetryClass.TRANSIENT,
+    Status.CANCELLED: RetryClass.ERROR,
+    Status.INVALID_OUTPUT: RetryClass.INVALID_OUTPUT,
+    Status.TRUNCATED: RetryClass.INVALID_OUTPUT,
+    Status.REFUSED: RetryClass.PERMANENT,
+    Status.AUTH_FAILED: RetryClass.PERMANENT,
+    Status.INVALID_REQUEST: RetryClass.PERMANENT,
+    Status.BUDGET_EXHAUSTED: RetryClass.PERMANENT,
+}
+
+
+class Outcome(StrEnum):
+    """Where a ParseResult routes in a branch."""
+
+    SUCCESS = "success"
+    RETRY = "retry"
+    FAILURE = "failure"
+
+
+class ErrorCategory(StrEnum):
+    """Validation error categories, most critical first (feedback order)."""
+
+    REQUIRED_MISSING = "required_missing"
+    TYPE_MISMATCH = "type_mismatch"
+    PATTERN_VIOLATION = "pattern_violation"
+    RANGE_VIOLATION = "range_violation"
+    STRUCTURAL_ERROR = "structural_error"
+    SEMANTIC_ERROR = "semantic_error"
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters, marking the cut."""
+    if len(text) <= limit:
+        return text
+    return text[: max(0, limit - 1)] + "…"
+
+
+class ErrorBlock(BaseModel):
+    """One error found in the output: a line or a whole multi-line block."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    rule_id: str | None = None
+    source: str = "stderr"  # stderr | stdout | agent | runner | validation
+    line_no: int | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _bound_and_redact(cls, value: str) -> str:
+        return truncate(redact(value), MAX_BLOCK_CHARS)
+
+
+class FieldError(BaseModel):
+    """One validation error, addressed by its full field path."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    category: ErrorCategory
+    message: str
+    expected: str | None = None
+    actual: str | None = None
+
+    @field_validator("message", "expected", "actual")
+    @classmethod
+    def _bound(cls, value: str | None) -> str | None:
+        return None if value is None else truncate(redact(value), 200)
+
+
+class TokenUsage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_input_tokens: int = 0
+    thinking_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens + self.thinking_tokens
+
+
+class ParseResult(BaseModel):
+    """The verdict on one agent call. Pushed to XCom; read by branches and the audit."""
+
+    success: bool
+    status: Status
+    operation: str = ""
+    exit_code: int | None = None
+    run_status: str | None = None
+    errors: list[ErrorBlock] = Field(default_factory=list)
+    error_message: str = ""
+    noise_lines: int = 0
+    neutral_lines: int = 0
+    error_lines: int = 0
+    matched_rules: list[str] = Field(default_factory=list)
+    patterns_source: str = "defaults"
+    retry_class: RetryClass = RetryClass.NONE
+    warnings: list[str] = Field(default_factory=list)
+    # What the agent reported about itself.
+    agent: str | None = None
+    session_id: str | None = None
+    final_text: str | None = None
+    finish_reason: str | None = None
+    cost_usd: float | None = None
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    num_turns: int | None = None
+    duration_s: float | None = None
+    # Structured output, once validated.
+    data: Any = None
+    field_errors: list[FieldError] = Field(default_factory=list)
+    repairs: list[str] = Field(default_factory=list)
+    attempt: int = 1
+    attempts: int = 1
+
+    @field_validator("error_message", "final_text")
+    @classmethod
+    def _redact(cls, value: str | None) -> str | None:
+        return None if value is None else redact(value)
+
+    @property
+    def outcome(self) -> Outcome:
+        if self.success:
+            return Outcome.SUCCESS
+        if self.retry_class is RetryClass.INVALID_OUTPUT:
+            return Outcome.RETRY
+        return Outcome.FAILURE
+
+    def to_legacy_dict(self) -> dict[str, Any]:
+        """The shapes older callers expect."""
+        if self.success:
+            return {"success": True, "status": self.status.value}
+        return {
+            "success": False,
+            "errors": [block.text for block in self.errors],
+            "error_message": self.error_message,
+        }
+
+    # Airflow serde hooks: XCom stores the JSON form and rebuilds the model.
+    __version__ = 1
+
+    def serialize(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    @staticmethod
+    def deserialize(data: dict[str, Any], version: int) -> ParseResult:
+        if version > ParseResult.__version__:
+            raise TypeError(f"ParseResult version {version} is newer than this autofix understands")
+        return ParseResult.model_validate(data)
+
+
+def format_error_message(operation: str, lines: list[str]) -> str:
+    """``[operation] `` plus at most 3 lines of at most 500 characters in all."""
+    picked: list[str] = []
+    for text in lines:
+        for line in text.splitlines():
+            if line.strip():
+                picked.append(line.strip())
+            if len(picked) == MAX_MESSAGE_LINES:
+                break
+        if len(picked) == MAX_MESSAGE_LINES:
+            break
+    prefix = f"[{operation}] " if operation else ""
+    return truncate(redact(prefix + "\n".join(picked)), MAX_BLOCK_CHARS)
