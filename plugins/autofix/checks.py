@@ -560,14 +560,23 @@ def run_check(project: Path, check: str, timeout: float = 300) -> CheckReport:
     )
 
 
+_KEY_LINE = re.compile(r"(?i)error|fail|exception|not ok|✗|✕")
+_NPM_CHATTER = re.compile(r"^npm (warn|error|ERR!)|A complete log of this run")
+
+
 def _last_line(text: str) -> str:
-    # npm ends every failure with the path of its debug log, which says nothing.
-    lines = [
-        line.strip()
-        for line in text.splitlines()
-        if line.strip() and "A complete log of this run" not in line
-    ]
-    return _one_line(lines[-1]) if lines else ""
+    """The line that best says why a tool failed: the last error-looking line of its own output.
+
+    npm's own lines ("npm error Lifecycle script ...", the debug-log path) say nothing about
+    the test, so they are used only when there is nothing else.
+    """
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    own = [line for line in lines if not _NPM_CHATTER.search(line)]
+    for pool in (own, lines):
+        keyed = [line for line in pool if _KEY_LINE.search(line)]
+        if keyed:
+            return _one_line(keyed[-1])
+    return _one_line((own or lines)[-1]) if lines else ""
 
 
 def _failed_report(

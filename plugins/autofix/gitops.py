@@ -215,17 +215,22 @@ def init_scratch_copy(
     message: str = "Initial commit",
     user_name: str = FALLBACK_NAME,
     user_email: str = FALLBACK_EMAIL,
+    exclude: Sequence[str] = (),
 ) -> str:
     """Copy ``src`` into a new git repository at ``dst`` with one commit; return its sha.
 
-    ``dst`` must not exist or be empty. Caches, virtualenvs and any ``.git`` are not copied.
+    ``dst`` must not exist or be empty. Caches, virtualenvs and any ``.git`` are not copied,
+    nor names matching ``exclude`` (glob patterns, e.g. the sample project's ``FIXES.md``,
+    which must not be visible to the agent).
     """
     src, dst = Path(src), Path(dst)
     if not src.is_dir():
         raise GitError(["cp", str(src), str(dst)], None, f"{src}: no such directory")
     if dst.exists() and any(dst.iterdir()):
         raise GitError(["cp", str(src), str(dst)], None, f"{dst} exists and is not empty")
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns(*_SCRATCH_IGNORE), dirs_exist_ok=True)
+    shutil.copytree(
+        src, dst, ignore=shutil.ignore_patterns(*_SCRATCH_IGNORE, *exclude), dirs_exist_ok=True
+    )
     git(dst, "init", "--quiet", f"--initial-branch={branch}")
     git(dst, "config", "user.name", user_name)
     git(dst, "config", "user.email", user_email)
