@@ -1,0 +1,115 @@
+"""Run and day budgets, counted from the audit store before each agent call.
+
+Exceeding a budget is permanent for the run: the operator maps BudgetExhaustedError to
+AirflowFailException with status ``budget_exhausted``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from autofix.audit.store import AuditStore, Usage
+from autofix.config import BudgetSettings
+from autofix.redact import redact
+
+
+class BudgetExhaustedError(RuntimeError):
+    """A budget is used up. The message names the budget, its limit and the spend."""
+
+    def __init__(self, budget: str, limit: float, spend: Usage, scope: str) -> None:
+        self.budget = budget
+        self.limit = limit
+        self.spend = spend
+        self.scope = scope
+        shown = f"{limit:.2f}" if budget.endswith("_usd") else f"{int(limit)}"
+        super().__init__(
+            f"budget {budget}={shown} exhausted: spent ${spend.cost_usd:.2f} in {spend.calls} "
+            f"calls {scope}"
+        )
+
+
+@dataclass(frozen=True)
+class BudgetStatus:
+    """The spend that ``check`` counted (useful for the budget-spend metric)."""
+
+    run: Usage
+    day: Usage
+    day_start: datetime
+
+
+def day_start(now: datetime) -> datetime:
+    moment = now if now.tzinfo else now.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+class BudgetGuard:
+    """``check(trace_id)`` before each call; raises when the next call would exceed a limit.
+
+    Call limits are reached when the count equals the limit (the next call would be one too
+    many); cost limits when the spend reaches the limit, since the next call's cost is unknown.
+    """
+
+    def __init__(
+        self,
+        store: AuditStore,
+        settings: BudgetSettings,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self._clock = clock
+
+    @property
+    def enabled(self) -> bool:
+        s = self.settings
+        limits = (
+            s.max_calls_per_run,
+            s.max_cost_per_run_usd,
+            s.max_calls_per_day,
+            s.max_cost_per_day_usd,
+        )
+        return any(limit is not None for limit in limits)
+
+    def status(self, trace_id: str) -> BudgetStatus:
+        start = day_start(self._clock())
+        s = self.settings
+        run = (
+            self.store.usage(trace_id=trace_id)
+            if s.max_calls_per_run is not None or s.max_cost_per_run_usd is not None
+            else Usage()
+        )
+        day = (
+            self.store.usage(since=start)
+            if s.max_calls_per_day is not None or s.max_cost_per_day_usd is not None
+            else Usage()
+        )
+        return BudgetStatus(run=run, day=day, day_start=start)
+
+    def check(self, trace_id: str) -> BudgetStatus:
+        """Raise BudgetExhaustedError if any budget is used up; otherwise return the spend."""
+        if not self.enabled:
+            return BudgetStatus(run=Usage(), day=Usage(), day_start=day_start(self._clock()))
+        status = self.status(trace_id)
+        s = self.settings
+        run_scope = f"for run {redact(trace_id)}"
+        day_scope = f"on {status.day_start:%Y-%m-%d} (UTC)"
+        if s.max_calls_per_run is not None and status.run.calls >= s.max_calls_per_run:
+            raise BudgetExhaustedError(
+                "max_calls_per_run", s.max_calls_per_run, status.run, run_scope
+            )
+        if s.max_cost_per_run_usd is not None and status.run.cost_usd >= s.max_cost_per_run_usd:
+            raise BudgetExhaustedError(
+                "max_cost_per_run_usd", s.max_cost_per_run_usd, status.run, run_scope
+            )
+        if s.max_calls_per_day is not None and status.day.calls >= s.max_calls_per_day:
+            raise BudgetExhaustedError(
+                "max_calls_per_day", s.max_calls_per_day, status.day, day_scope
+            )
+        if s.max_cost_per_day_usd is not None and status.day.cost_usd >= s.max_cost_per_day_usd:
+            raise BudgetExhaustedError(
+                "max_cost_per_day_usd", s.max_cost_per_day_usd, status.day, day_scope
+            )
+        return status

@@ -1,0 +1,328 @@
+"""What was asked (Envelope), what came back (InteractionResult), and the pair (Interaction).
+
+Every text field is redacted when the model is built, so nothing unredacted can reach a store.
+Records read back from a store are trusted: pass ``context={"stored": True}`` to skip the
+redaction and hashing work (the read path of every store does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from autofix.redact import redact, redact_obj
+from autofix.result import FieldError, ParseResult, RetryClass, Status, truncate
+
+# Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
+MAX_INSTRUCTIONS_CHARS = 200_000
+MAX_RAW_OUTPUT_CHARS = 32_000
+MAX_ERROR_CHARS = 2_000
+HASH_CHARS = 16
+
+RECORD_VERSION = 1
+
+
+def short_hash(text: str) -> str:
+    """sha256 of ``text``, first 16 hex characters."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_CHARS]
+
+
+def canonical_json(value: Any) -> str:
+    """Key-sorted, whitespace-free JSON: the same content always gives the same bytes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _stored(info: ValidationInfo) -> bool:
+    return bool(info.context and info.context.get("stored"))
+
+
+class EnvelopeBudget(BaseModel):
+    """Per-call limits handed to the agent (run and day limits live in BudgetSettings)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_output_tokens: int | None = Field(default=None, ge=1)
+    max_cost_usd: float | None = Field(default=None, gt=0)
+
+
+class RetryPolicy(BaseModel):
+    """The attempt policy this call ran under; extra keys (escalation, delays) are kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+    max_attempts: int = Field(default=1, ge=1)
+    feedback: bool = True
+    abort_on_identical_errors: bool = True
+
+
+class Envelope(BaseModel):
+    """The inputs of one agent call. Build a new one per attempt (see :meth:`child`)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    envelope_id: str = Field(default_factory=new_id)
+    trace_id: str  # the DAG run id
+    causation_id: str | None = None  # the task instance or previous attempt that caused this call
+    tenant_id: str = "default"
+    operation: str
+    agent_id: str = ""
+    agent_type: str = ""
+    provider: str | None = None
+    model: str | None = None
+    instructions: str = ""
+    instructions_chars: int = 0  # length before bounding
+    context: dict[str, Any] = Field(default_factory=dict)
+    tools_allowed: list[str] = Field(default_factory=list)
+    budget: EnvelopeBudget = Field(default_factory=EnvelopeBudget)
+    expected_output_schema: dict[str, Any] | None = None
+    response_format: Literal["text", "json", "json_schema"] = "text"
+    temperature: float | None = Field(default=None, ge=0)
+    deterministic: bool = False
+    retry_policy: RetryPolicy = Field(default_factory=RetryPolicy)
+    created_at: datetime = Field(default_factory=utcnow)
+    envelope_hash: str = ""
+
+    @field_validator(
+        "instructions",
+        "trace_id",
+        "causation_id",
+        "tenant_id",
+        "operation",
+        "agent_id",
+        "agent_type",
+        "provider",
+        "model",
+    )
+    @classmethod
+    def _redact_text(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return value if value is None or _stored(info) else redact(value)
+
+    @field_validator("context", "expected_output_schema")
+    @classmethod
+    def _redact_mapping(
+        cls, value: dict[str, Any] | None, info: ValidationInfo
+    ) -> dict[str, Any] | None:
+        if value is None or _stored(info):
+            return value
+        cleaned = redact_obj(value)
+        return cleaned if isinstance(cleaned, dict) else {}
+
+    @field_validator("tools_allowed")
+    @classmethod
+    def _redact_tools(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        return value if _stored(info) else [redact(tool) for tool in value]
+
+    @model_validator(mode="after")
+    def _check_and_hash(self, info: ValidationInfo) -> Envelope:
+        if _stored(info):
+            return self
+        if self.deterministic and self.temperature != 0:
+            raise ValueError(
+                f"operation {self.operation!r}: deterministic mode requires temperature == 0, "
+                f"got {self.temperature!r}; set temperature=0 or deterministic=False"
+            )
+        # Hash the full redacted prompt, then bound what is stored.
+        self.envelope_hash = short_hash(canonical_json(self.canonical_content()))
+        self.instructions_chars = len(self.instructions)
+        self.instructions = truncate(self.instructions, MAX_INSTRUCTIONS_CHARS)
+        return self
+
+    def canonical_content(self) -> dict[str, Any]:
+        """What was asked, without ids and times: equal requests hash equally."""
+        return self.model_dump(
+            mode="json",
+            exclude={
+                "envelope_id",
+                "trace_id",
+                "causation_id",
+                "created_at",
+                "envelope_hash",
+                "instructions_chars",
+            },
+        )
+
+    def child(self, instructions: str, **changes: Any) -> Envelope:
+        """The envelope of the next attempt: new id, caused by this one, same everything else."""
+        data = self.model_dump(
+            exclude={"envelope_id", "created_at", "envelope_hash", "instructions_chars"}
+        )
+        data.update(changes)
+        data["instructions"] = instructions
+        data["causation_id"] = self.envelope_id
+        return Envelope.model_validate(data)
+
+
+class InteractionResult(BaseModel):
+    """The outputs of one agent call."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    raw_output: str = ""
+    raw_output_chars: int = 0  # length before bounding
+    parsed_output: Any = None
+    validation_passed: bool = False
+    validation_errors: list[FieldError] = Field(default_factory=list)
+    latency_ms: float = Field(default=0.0, ge=0)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    thinking_tokens: int = 0
+    cost_usd: float | None = None
+    attempt_number: int = Field(default=1, ge=1)
+    error: str | None = None
+    success: bool = False
+    status: Status = Status.FAILED
+    retry_class: RetryClass = RetryClass.NONE
+    session_id: str | None = None
+    finish_reason: str | None = None
+    noise_lines: int = 0
+    error_lines: int = 0
+    matched_rules: list[str] = Field(default_factory=list)
+    output_hash: str = ""
+
+    @field_validator("session_id", "finish_reason")
+    @classmethod
+    def _redact_short(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return value if value is None or _stored(info) else redact(value)
+
+    @field_validator("error")
+    @classmethod
+    def _redact_error(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None or _stored(info):
+            return value
+        return truncate(redact(value), MAX_ERROR_CHARS)
+
+    @field_validator("parsed_output")
+    @classmethod
+    def _redact_parsed(cls, value: Any, info: ValidationInfo) -> Any:
+        return value if _stored(info) else redact_obj(value)
+
+    @field_validator("matched_rules")
+    @classmethod
+    def _redact_rules(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        return value if _stored(info) else [redact(rule) for rule in value]
+
+    @model_validator(mode="after")
+    def _bound_output(self, info: ValidationInfo) -> InteractionResult:
+        if _stored(info):
+            return self
+        text = redact(self.raw_output)
+        self.output_hash = short_hash(text) if text else ""
+        self.raw_output_chars = len(text)
+        self.raw_output = truncate(text, MAX_RAW_OUTPUT_CHARS)
+        return self
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens + self.thinking_tokens
+
+    @property
+    def error_categories(self) -> list[str]:
+        """Distinct validation error categories, in first-seen order."""
+        return list(dict.fromkeys(error.category.value for error in self.validation_errors))
+
+
+class Interaction(BaseModel):
+    """One attempt: the envelope plus its result. The unit every store appends."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: Literal["interaction"] = "interaction"
+    v: int = RECORD_VERSION
+    envelope: Envelope
+    result: InteractionResult
+    recorded_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def envelope_id(self) -> str:
+        return self.envelope.envelope_id
+
+    @property
+    def trace_id(self) -> str:
+        return self.envelope.trace_id
+
+    @property
+    def operation(self) -> str:
+        return self.envelope.operation
+
+    @property
+    def attempt(self) -> int:
+        return self.result.attempt_number
+
+    @property
+    def is_final(self) -> bool:
+        """No further attempt will follow: success, a non-feedback failure, or attempts used up."""
+        result = self.result
+        if result.success:
+            return True
+        if result.retry_class is not RetryClass.INVALID_OUTPUT:
+            return True
+        return result.attempt_number >= self.envelope.retry_policy.max_attempts
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> Interaction:
+        return cls.model_validate(data, context={"stored": True})
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+
+def interaction_from_parse_result(
+    envelope: Envelope,
+    result: ParseResult,
+    *,
+    raw_output: str | None = None,
+    latency_ms: float | None = None,
+    attempt_number: int | None = None,
+) -> Interaction:
+    """Build the Interaction for one attempt from the parser's verdict.
+
+    ``raw_output`` defaults to the agent's final text; ``latency_ms`` to the parser's duration.
+    """
+    if latency_ms is None:
+        latency_ms = (result.duration_s or 0.0) * 1000.0
+    field_errors = list(result.field_errors)
+    passed = result.success and not field_errors
+    return Interaction(
+        envelope=envelope,
+        result=InteractionResult(
+            raw_output=raw_output if raw_output is not None else (result.final_text or ""),
+            parsed_output=result.data,
+            validation_passed=passed,
+            validation_errors=field_errors,
+            latency_ms=max(0.0, latency_ms),
+            input_tokens=result.usage.input_tokens,
+            output_tokens=result.usage.output_tokens,
+            thinking_tokens=result.usage.thinking_tokens,
+            cost_usd=result.cost_usd,
+            attempt_number=attempt_number if attempt_number is not None else max(1, result.attempt),
+            error=result.error_message or None,
+            success=result.success,
+            status=result.status,
+            retry_class=result.retry_class,
+            session_id=result.session_id,
+            finish_reason=result.finish_reason,
+            noise_lines=result.noise_lines,
+            error_lines=result.error_lines,
+            matched_rules=list(result.matched_rules),
+        ),
+    )
