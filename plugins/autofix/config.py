@@ -75,6 +75,8 @@ class AlertSettings(_Section):
     retry_success_threshold: float = Field(default=0.5, ge=0, le=1)
     window: int = Field(default=20, ge=1)
     webhook_url: str | None = None
+    min_retries: int = Field(default=5, ge=1)  # fewer retries than this in the window: no verdict yet
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0)
 
 
 class AutofixConfig(_Section):
