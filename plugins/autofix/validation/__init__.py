@@ -1,0 +1,67 @@
+"""Validate structured agent output and retry with error feedback.
+
+Plain Python: ``generate_and_validate(prompt, Model, llm)``. Step-wise, for operators:
+``OutputValidator.validate`` (one output → ValidationOutcome), ``AttemptPolicy.decide``
+(history → accept / retry / escalate / stop), ``AttemptPolicy.feedback`` (the prompt for
+the next attempt), or ``AttemptLoop.run`` to loop in one task. No Airflow imports here.
+"""
+
+from __future__ import annotations
+
+from autofix.validation.api import LLMCallable, generate_and_validate, messages_for
+from autofix.validation.feedback import build_feedback, quote_output, rank_errors
+from autofix.validation.loop import (
+    Action,
+    AgentCall,
+    AttemptLoop,
+    AttemptPolicy,
+    AttemptRecord,
+    AttemptRequest,
+    Decision,
+    Escalation,
+    ValidationExhaustedError,
+    ValidationFailedError,
+    ValidationRefusedError,
+    ValidationRun,
+    raise_for_run,
+    write_failure_report,
+)
+from autofix.validation.repair import Payload, PayloadError, Repair, parse_payload
+from autofix.validation.reply import LLMReply, coerce_reply
+from autofix.validation.schema import SchemaImportError, resolve_schema, validate_value
+from autofix.validation.validator import OutputValidator, ValidationOutcome, error_keys
+
+__all__ = [
+    "Action",
+    "AgentCall",
+    "AttemptLoop",
+    "AttemptPolicy",
+    "AttemptRecord",
+    "AttemptRequest",
+    "Decision",
+    "Escalation",
+    "LLMCallable",
+    "LLMReply",
+    "OutputValidator",
+    "Payload",
+    "PayloadError",
+    "Repair",
+    "SchemaImportError",
+    "ValidationExhaustedError",
+    "ValidationFailedError",
+    "ValidationOutcome",
+    "ValidationRefusedError",
+    "ValidationRun",
+    "build_feedback",
+    "coerce_reply",
+    "error_keys",
+    "generate_and_validate",
+    "messages_for",
+    "parse_payload",
+    "quote_output",
+    "raise_for_run",
+    "rank_errors",
+    "resolve_schema",
+    "validate_value",
+    "write_failure_report",
+]

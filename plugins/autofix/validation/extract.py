@@ -1,0 +1,165 @@
+"""Find the structured payload inside an agent's final text.
+
+Order (agent-formats README §7): fenced blocks from last to first, then the first
+balanced JSON object or array in the text. YAML is only considered when the caller
+asks for it or when a fence is explicitly labelled ``yaml``: plain prose parses as YAML
+far too easily.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+PayloadFormat = Literal["json", "yaml", "auto"]
+
+JSON_LANGS = frozenset({"", "json", "jsonc", "json5", "javascript", "js"})
+YAML_LANGS = frozenset({"yaml", "yml"})
+
+# An opening fence: 3+ backticks or tildes at line start, plus backticks after prose on the
+# same line ("Here it is: ```json"), which models write often; then an optional info string.
+_FENCE_OPEN = re.compile(
+    r"^(?:[ \t]{0,3}|[^\n`]*?)(?P<fence>`{3,})[ \t]*(?P<info>[^\n`]*)$|^[ \t]{0,3}(?P<tfence>~{3,})[ \t]*(?P<tinfo>[^\n`]*)$",
+    re.M,
+)
+
+
+@dataclass(frozen=True)
+class FencedBlock:
+    """One fenced code block. ``closed`` is False when the text ended inside it."""
+
+    lang: str
+    body: str
+    start: int
+    end: int
+    closed: bool
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A piece of the text that may hold the payload, with how it was found."""
+
+    text: str
+    fmt: Literal["json", "yaml"]
+    source: Literal["fence", "span", "whole"]
+    lang: str = ""
+    closed: bool = True  # False: the fence or the bracket span ran to the end of the text
+    surrounded: bool = False  # other non-blank text was around it
+
+
+def fenced_blocks(text: str) -> list[FencedBlock]:
+    """All fenced blocks in document order; an unclosed last fence runs to the end."""
+    blocks: list[FencedBlock] = []
+    pos = 0
+    while True:
+        match = _FENCE_OPEN.search(text, pos)
+        if match is None:
+            return blocks
+        fence = match.group("fence") or match.group("tfence")
+        info = match.group("info") if match.group("fence") else match.group("tinfo")
+        lang = info.strip().split(" ")[0].lower() if info and info.strip() else ""
+        start = match.start("fence") if match.group("fence") else match.start("tfence")
+        body_start = match.end() + 1 if match.end() < len(text) else match.end()
+        closing = re.compile(
+            r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M
+        )
+        close = closing.search(text, body_start)
+        if close is None:
+            blocks.append(FencedBlock(lang, text[body_start:], start, len(text), closed=False))
+            return blocks
+        body = text[body_start : close.start()]
+        blocks.append(FencedBlock(lang, body.rstrip("\n"), start, close.end(), closed=True))
+        pos = close.end()
+
+
+def balanced_spans(text: str, limit: int = 20) -> Iterator[tuple[int, int, bool]]:
+    """``{...}`` or ``[...]`` spans in order: (begin, end, closed).
+
+    String-aware (double and single quotes, escapes). When the text ends before the
+    brackets balance, the span runs to the end and ``closed`` is False (a truncated answer).
+    An opener followed by something that cannot start JSON (``[see below]``) is skipped.
+    """
+    index = 0
+    for _ in range(limit):
+        begin = _next_opener(text, index)
+        if begin is None:
+            return
+        if not _looks_like_json_start(text, begin):
+            index = begin + 1
+            continue
+        end, closed = _scan_to_close(text, begin)
+        yield begin, end, closed
+        if not closed:
+            return
+        index = end
+
+
+def balanced_span(text: str) -> tuple[int, int, bool] | None:
+    """The first JSON-looking balanced span, or None."""
+    return next(balanced_spans(text), None)
+
+
+def _next_opener(text: str, index: int) -> int | None:
+    positions = [p for p in (text.find("{", index), text.find("[", index)) if p != -1]
+    return min(positions) if positions else None
+
+
+def _looks_like_json_start(text: str, begin: int) -> bool:
+    rest = text[begin + 1 : begin + 40].lstrip()
+    if not rest:
+        return True
+    if text[begin] == "{":
+        return rest[0] in "\"'}" or rest[0].isalpha() or rest[0] == "_"
+    return rest[0] in "\"'{[]-0123456789tfn"
+
+
+def _scan_to_close(text: str, begin: int) -> tuple[int, bool]:
+    depth = 0
+    quote: str | None = None
+    escaped = False
+    for index in range(begin, len(text)):
+        char = text[index]
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = None
+            continue
+        if char in "\"'":
+            # An apostrophe inside a bare word ("don't") is not a quote.
+            if char == "'" and index > 0 and text[index - 1].isalnum():
+                continue
+            quote = char
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return index + 1, True
+    return len(text), False
+
+
+def candidates(text: str, fmt: PayloadFormat = "auto") -> Iterator[Candidate]:
+    """Payload candidates, best first. The caller parses each and keeps the first that works."""
+    blocks = fenced_blocks(text)
+    for block in reversed(blocks):
+        surrounded = bool(text[: block.start].strip() or text[block.end :].strip())
+        if block.lang in YAML_LANGS and fmt in ("yaml", "auto"):
+            yield Candidate(block.body, "yaml", "fence", block.lang, block.closed, surrounded)
+        elif block.lang in JSON_LANGS and fmt in ("json", "auto"):
+            inner = balanced_span(block.body)
+            body = block.body if inner is None else block.body[inner[0] : inner[1]]
+            closed = block.closed and (inner is None or inner[2])
+            yield Candidate(body.strip(), "json", "fence", block.lang, closed, surrounded)
+        elif block.lang in JSON_LANGS and fmt == "yaml":  # JSON is YAML too
+            yield Candidate(block.body, "yaml", "fence", "", block.closed, surrounded)
+    if fmt in ("json", "auto"):
+        for begin, end, closed in balanced_spans(text):
+            surrounded = bool(text[:begin].strip() or text[end:].strip())
+            yield Candidate(text[begin:end], "json", "span", "", closed, surrounded)
+    if fmt == "yaml" and text.strip():
+        yield Candidate(text.strip(), "yaml", "whole")
