@@ -45,6 +45,8 @@ class ValidationSettings(_Section):
     max_errors_shown: int = Field(default=5, ge=1, le=50)
     escalation: EscalationSettings | None = None
     report_dir: str | None = None  # failure report JSON files; None = <AUTOFIX_HOME>/logs/autofix/reports
+    max_output_chars: int = Field(default=4000, ge=200, le=200_000)  # invalid output quoted in feedback
+    strict_repairs: bool = False  # True: a repair that may change meaning makes the output invalid
 
 
 class AuditSettings(_Section):

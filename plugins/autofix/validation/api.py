@@ -78,7 +78,7 @@ def generate_and_validate(
     semantic_validators: Sequence[SemanticValidator] = (),
     normaliser: Normaliser | None = None,
     fmt: PayloadFormat | None = None,
-    strict_repairs: bool = False,
+    strict_repairs: bool | None = None,
     allow_empty: bool = False,
     system: str | None = None,
     resumable: bool = False,
@@ -128,7 +128,7 @@ def generate_and_validate(
         semantic_validators=semantic_validators,
         normaliser=normaliser,
         fmt=fmt,
-        strict_repairs=strict_repairs,
+        strict_repairs=base.strict_repairs if strict_repairs is None else strict_repairs,
         allow_empty=allow_empty,
     )
 

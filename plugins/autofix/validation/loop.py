@@ -346,7 +346,7 @@ class AttemptPolicy:
             retry_delay_seconds=settings.retry_delay_seconds,
             abort_on_identical_errors=settings.abort_on_identical_errors,
             max_errors_shown=settings.max_errors_shown,
-            max_output_chars=getattr(settings, "max_output_chars", DEFAULT_MAX_OUTPUT_CHARS),
+            max_output_chars=settings.max_output_chars,
             escalation=escalation,
             report_dir=settings.report_dir,
         )
