@@ -1,0 +1,103 @@
+"""A known audit history, shared by the metrics and report tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from autofix.audit import Envelope, Interaction, InteractionResult, RetryPolicy
+from autofix.result import ErrorCategory, FieldError, RetryClass, Status
+
+T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+TM = ErrorCategory.TYPE_MISMATCH
+RM = ErrorCategory.REQUIRED_MISSING
+PV = ErrorCategory.PATTERN_VIOLATION
+RV = ErrorCategory.RANGE_VIOLATION
+
+
+def attempt(
+    trace: str,
+    operation: str,
+    number: int,
+    *,
+    errors: tuple[ErrorCategory, ...] = (),
+    status: Status | None = None,
+    max_attempts: int = 3,
+    at: datetime,
+    latency_ms: float = 1000.0,
+    cost: float = 0.25,
+    noise: int = 0,
+    rules: tuple[str, ...] = (),
+    agent_type: str = "claude",
+) -> Interaction:
+    """One attempt. No errors and no status: a valid answer."""
+    failed = bool(errors) or status is not None
+    if status is None:
+        status = Status.INVALID_OUTPUT if errors else Status.COMPLETED
+    retry_class = RetryClass.NONE
+    if failed:
+        retry_class = RetryClass.INVALID_OUTPUT if status is Status.INVALID_OUTPUT else RetryClass.PERMANENT
+    return Interaction(
+        envelope=Envelope(
+            trace_id=trace,
+            operation=operation,
+            agent_type=agent_type,
+            model="sonnet",
+            instructions=f"{operation} attempt {number}",
+            retry_policy=RetryPolicy(max_attempts=max_attempts),
+        ),
+        result=InteractionResult(
+            raw_output="{}",
+            validation_passed=not failed,
+            validation_errors=[
+                FieldError(path=f"$.f{i}", category=category, message="bad")
+                for i, category in enumerate(errors)
+            ],
+            latency_ms=latency_ms,
+            input_tokens=100,
+            output_tokens=50,
+            cost_usd=cost,
+            attempt_number=number,
+            error=None if not failed else f"[{operation}] {status.value}",
+            success=not failed,
+            status=status,
+            retry_class=retry_class,
+            noise_lines=noise,
+            matched_rules=list(rules),
+        ),
+        recorded_at=at,
+    )
+
+
+def known_history() -> list[Interaction]:
+    """5 chains, 8 calls at $0.25 each:
+
+    - run-a/fix:    attempt 1 invalid (type, required), attempt 2 valid         -> recovered
+    - run-a/lint:   attempt 1 valid (3 noise lines, rule node-deprecation)      -> first-attempt success
+    - run-b/fix:    3 invalid attempts (type; type; pattern)                   -> exhausted
+    - run-b/review: attempt 1 auth_failed (permanent; 2 noise, rule auth-401)  -> final failure, no retry
+    - run-c/fix:    attempt 1 invalid (range), recorded the day before         -> in flight
+    """
+    m = timedelta(minutes=1)
+    return [
+        attempt("run-c", "fix", 1, errors=(RV,), at=T0 - timedelta(hours=11)),
+        attempt("run-a", "fix", 1, errors=(TM, RM), at=T0),
+        attempt("run-a", "fix", 2, at=T0 + m),
+        attempt("run-a", "lint", 1, max_attempts=1, latency_ms=200, noise=3, rules=("node-deprecation",), at=T0 + 2 * m),
+        attempt("run-b", "fix", 1, errors=(TM,), at=T0 + 3 * m),
+        attempt("run-b", "fix", 2, errors=(TM,), at=T0 + 4 * m),
+        attempt("run-b", "fix", 3, errors=(PV,), at=T0 + 5 * m),
+        attempt(
+            "run-b",
+            "review",
+            1,
+            status=Status.AUTH_FAILED,
+            max_attempts=1,
+            latency_ms=5000,
+            noise=2,
+            rules=("auth-401",),
+            agent_type="codex",
+            at=T0 + 6 * m,
+        ),
+    ]
