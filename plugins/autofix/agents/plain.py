@@ -1,0 +1,77 @@
+"""Any command without an event stream: the exit code decides, stdout is ordinary output.
+
+The prompt goes on stdin by default. ``options["prompt_arg"] = True`` appends it as the last
+argument instead, and a ``{prompt}`` token in the command is replaced by it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import ClassVar
+
+from autofix.agents._common import add_error
+from autofix.agents.base import (
+    AgentFormat,
+    AgentOutcome,
+    AgentRequest,
+    EventParser,
+    FinishReason,
+    Invocation,
+    RunStatus,
+)
+
+FINAL_TEXT_LINES = 200
+FINAL_TEXT_CHARS = 64_000
+PROMPT_TOKEN = "{prompt}"
+
+
+class PlainParser(EventParser):
+    """Keeps the last lines of stdout as the final text; the exit code gives the status."""
+
+    def __init__(self) -> None:
+        self._lines: deque[str] = deque(maxlen=FINAL_TEXT_LINES)
+        self._count = 0
+
+    def feed(self, line: str) -> None:
+        self._count += 1
+        self._lines.append(line if len(line) <= FINAL_TEXT_CHARS else line[:FINAL_TEXT_CHARS])
+
+    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
+        text = "\n".join(self._lines)
+        if len(text) > FINAL_TEXT_CHARS:
+            text = text[-FINAL_TEXT_CHARS:]
+        outcome = AgentOutcome(final_text=text or None, events=0, non_json_lines=0)
+        if exit_code == 0:
+            outcome.run_status = RunStatus.COMPLETED
+            outcome.finish_reason = FinishReason.STOP
+            outcome.terminal_event = "exit/0"
+        elif exit_code is None:
+            add_error(outcome.errors, "plain: the command ended without an exit code")
+        else:
+            outcome.run_status = RunStatus.FAILED
+            outcome.finish_reason = FinishReason.ERROR
+            outcome.terminal_event = f"exit/{exit_code}"
+            add_error(outcome.errors, f"plain: the command exited with {exit_code}")
+        return outcome
+
+
+class PlainFormat(AgentFormat):
+    """Run ``base_command`` as given (it is required)."""
+
+    name: ClassVar[str] = "plain"
+    has_event_stream: ClassVar[bool] = False
+
+    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+        if not base_command:
+            raise ValueError("the plain format needs a command: pass command=[...]")
+        has_token = any(PROMPT_TOKEN in arg for arg in base_command)
+        argv = [arg.replace(PROMPT_TOKEN, request.prompt) for arg in base_command]
+        argv += list(request.extra_args)
+        if has_token:
+            return Invocation(argv=argv)
+        if request.options.get("prompt_arg"):
+            return Invocation(argv=[*argv, request.prompt])
+        return Invocation(argv=argv, stdin=request.prompt)
+
+    def parser(self) -> EventParser:
+        return PlainParser()

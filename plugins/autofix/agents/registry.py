@@ -1,0 +1,51 @@
+"""Format names → AgentFormat classes. Modules are imported on first use."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
+from autofix.agents.base import AgentFormat, AgentOutcome
+
+_FORMATS: dict[str, tuple[str, str]] = {
+    "claude": ("autofix.agents.claude", "ClaudeFormat"),
+    "codex": ("autofix.agents.codex", "CodexFormat"),
+    "gemini": ("autofix.agents.gemini", "GeminiFormat"),
+    "wrapper": ("autofix.agents.wrapper", "WrapperFormat"),
+    "plain": ("autofix.agents.plain", "PlainFormat"),
+    "sim": ("autofix.agents.sim", "SimFormat"),
+}
+
+FORMAT_NAMES: tuple[str, ...] = tuple(_FORMATS)
+
+
+def format_class(name: str) -> type[AgentFormat]:
+    """The AgentFormat class for ``name``; ValueError listing the valid names otherwise."""
+    try:
+        module_name, class_name = _FORMATS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown agent format {name!r}; valid: {', '.join(FORMAT_NAMES)}"
+        ) from None
+    cls: type[AgentFormat] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def get_format(name: str) -> AgentFormat:
+    """A fresh instance of the format called ``name``."""
+    return format_class(name)()
+
+
+def parse_output(
+    agent_format: str | AgentFormat,
+    stdout: str | Iterable[str],
+    exit_code: int | None = 0,
+    stderr: str = "",
+) -> AgentOutcome:
+    """Parse a whole captured stdout (a string or its lines) at once, e.g. a saved transcript."""
+    fmt = get_format(agent_format) if isinstance(agent_format, str) else agent_format
+    parser = fmt.parser()
+    lines = stdout.splitlines() if isinstance(stdout, str) else stdout
+    for line in lines:
+        parser.feed(line)
+    return parser.finish(exit_code, stderr)
