@@ -14,7 +14,6 @@ from pathlib import Path
 
 import psutil
 import pytest
-
 from autofix.runner import Runner, RunnerError, RunResult, run
 
 PY = sys.executable
@@ -75,7 +74,9 @@ def test_tail_is_bounded() -> None:
 def test_env_overrides_and_cwd(tmp_path: Path) -> None:
     lines: list[str] = []
     result = run(
-        py("import os; print(os.environ['AUTOFIX_T']); print(os.getcwd()); print(os.environ.get('PATH') is not None)"),
+        py(
+            "import os; print(os.environ['AUTOFIX_T']); print(os.getcwd()); print(os.environ.get('PATH') is not None)"
+        ),
         env={"AUTOFIX_T": "from-env"},
         cwd=tmp_path,
         on_stdout=lines.append,
@@ -86,14 +87,18 @@ def test_env_overrides_and_cwd(tmp_path: Path) -> None:
 
 def test_stdin_payload_is_delivered() -> None:
     lines: list[str] = []
-    result = run(py("import sys; print(sys.stdin.read().upper())"), stdin="hello\n", on_stdout=lines.append)
+    result = run(
+        py("import sys; print(sys.stdin.read().upper())"), stdin="hello\n", on_stdout=lines.append
+    )
     assert result.ok
     assert lines == ["HELLO", ""]
 
 
 def test_no_stdin_means_empty_stdin() -> None:
     lines: list[str] = []
-    result = run(py("import sys; print(repr(sys.stdin.read()))"), on_stdout=lines.append, timeout=10)
+    result = run(
+        py("import sys; print(repr(sys.stdin.read()))"), on_stdout=lines.append, timeout=10
+    )
     assert result.ok and lines == ["''"]
 
 
@@ -107,7 +112,9 @@ def test_child_that_closes_stdin_early_is_fine() -> None:
 def test_invalid_utf8_is_replaced_not_fatal() -> None:
     lines: list[str] = []
     result = run(
-        py(r"import sys; sys.stdout.buffer.write(b'ok \xff\xfe bad\r\nnext\n'); sys.stdout.buffer.write(b'no newline')"),
+        py(
+            r"import sys; sys.stdout.buffer.write(b'ok \xff\xfe bad\r\nnext\n'); sys.stdout.buffer.write(b'no newline')"
+        ),
         on_stdout=lines.append,
     )
     assert result.ok
@@ -145,7 +152,7 @@ def test_exit_by_signal_is_named() -> None:
 
 def test_missing_cwd_is_a_clear_error(tmp_path: Path) -> None:
     missing = tmp_path / "nope"
-    with pytest.raises(RunnerError, match="working directory does not exist: .*nope"):
+    with pytest.raises(RunnerError, match=r"working directory does not exist: .*nope"):
         run(["true"], cwd=missing)
 
 
@@ -337,7 +344,9 @@ print(json.dumps({"base_kb": base, "peak_kb": peak, "bytes": result.stdout_bytes
 
 
 def test_memory_stays_bounded_for_200mb_of_output() -> None:
-    done = subprocess.run([PY, "-c", _MEMORY_PROBE], capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [PY, "-c", _MEMORY_PROBE], capture_output=True, text=True, timeout=120, check=True
+    )
     report = json.loads(done.stdout)
     assert report["exit"] == 0
     assert report["bytes"] >= 200 * 1000 * 1000
