@@ -433,3 +433,24 @@ def test_tool_lookup_prefers_project_venv(tmp_path: Path) -> None:
     assert checks.find_tool("ruff", tmp_path) == str(tmp_path / ".venv" / "bin" / "ruff")
     assert checks.find_tool("definitely-not-a-tool-xyz", tmp_path) is None
     assert os.access(checks.find_tool("mypy", Path("/nonexistent")) or "", os.X_OK)
+
+
+def test_syntax_error_is_reported_by_every_tool_and_rendered_first(tmp_path: Path) -> None:
+    project = _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+            "mod.py": "def f(:\n    pass\n",
+            "tests/test_a.py": "from mod import f\n\n\ndef test_a() -> None:\n    assert f\n",
+            "style.py": "import os\n",
+        },
+    )
+    reports = run_checks(project, ["ruff", "mypy", "pytest"], timeout=120)
+    codes = {(i.tool, i.path, i.code) for r in reports for i in r.issues}
+    assert ("ruff", "mod.py", "invalid-syntax") in codes
+    assert ("mypy", "mod.py", "syntax") in codes
+    assert ("pytest", "tests/test_a.py", "error") in codes
+    assert all(not r.ok for r in reports)
+    # the broken module outranks the lint finding in style.py
+    assert next(iter(group_issues(reports))) == "mod.py"
+    assert render_issues(reports).splitlines()[1] == "mod.py:"

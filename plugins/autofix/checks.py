@@ -670,7 +670,16 @@ def counts_by_tool(reports: Iterable[CheckReport]) -> dict[str, int]:
 # Lower is more urgent: a broken tool or syntax hides everything else; failing tests are
 # behaviour; type errors often explain test failures; lint is cheapest and last.
 _TOOL_RANK = {"pytest": 1, "npm test": 1, "mypy": 2, "tsc": 2, "ruff": 3, "eslint": 3}
-_BLOCKING_CODES = {TOOL_MISSING, TOOL_FAILED, TOOL_TIMEOUT, "syntax-error", "parse-error", "error"}
+_BLOCKING_CODES = {
+    TOOL_MISSING,
+    TOOL_FAILED,
+    TOOL_TIMEOUT,
+    "invalid-syntax",  # ruff >= 0.12
+    "syntax-error",  # older ruff: no code at all
+    "syntax",  # mypy
+    "parse-error",  # eslint fatal
+    "error",  # pytest: collection or fixture error, not an assertion
+}
 _SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2}
 
 
