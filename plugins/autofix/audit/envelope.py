@@ -17,6 +17,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -101,6 +102,7 @@ class Envelope(BaseModel):
     retry_policy: RetryPolicy = Field(default_factory=RetryPolicy)
     created_at: datetime = Field(default_factory=utcnow)
     envelope_hash: str = ""
+    _prepared: bool = PrivateAttr(default=False)
 
     @field_validator(
         "instructions",
@@ -134,8 +136,10 @@ class Envelope(BaseModel):
 
     @model_validator(mode="after")
     def _check_and_hash(self, info: ValidationInfo) -> Envelope:
-        if _stored(info):
+        # Pydantic re-runs this when the instance is nested into another model: do it once.
+        if _stored(info) or self._prepared:
             return self
+        self._prepared = True
         if self.deterministic and self.temperature != 0:
             raise ValueError(
                 f"operation {self.operation!r}: deterministic mode requires temperature == 0, "
@@ -198,6 +202,7 @@ class InteractionResult(BaseModel):
     error_lines: int = 0
     matched_rules: list[str] = Field(default_factory=list)
     output_hash: str = ""
+    _prepared: bool = PrivateAttr(default=False)
 
     @field_validator("session_id", "finish_reason")
     @classmethod
@@ -223,8 +228,9 @@ class InteractionResult(BaseModel):
 
     @model_validator(mode="after")
     def _bound_output(self, info: ValidationInfo) -> InteractionResult:
-        if _stored(info):
+        if _stored(info) or self._prepared:
             return self
+        self._prepared = True
         text = redact(self.raw_output)
         self.output_hash = short_hash(text) if text else ""
         self.raw_output_chars = len(text)
