@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from abc import abstractmethod
 from typing import Any
 
-from autofix.agents.base import FailureKind, FinishReason, RunStatus
+from autofix.agents.base import AgentOutcome, EventParser, FailureKind, FinishReason, RunStatus
 from autofix.redact import redact
 
 MAX_ERRORS = 20
@@ -281,3 +282,16 @@ def no_terminal_failure(
         kind = classify_error_text("\n".join([*non_json_tail, stderr_tail[-4000:]]))
     ended = "no exit code" if exit_code is None else f"exit {exit_code}"
     return kind, f"{agent}: no terminal event in the output ({ended})"
+
+
+class BaseParser(EventParser):
+    """EventParser whose outcome text is redacted on the way out, whatever the format."""
+
+    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
+        outcome = self._finish(exit_code, stderr_tail)
+        if outcome.final_text:
+            outcome.final_text = redact(outcome.final_text)
+        return outcome
+
+    @abstractmethod
+    def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome: ...

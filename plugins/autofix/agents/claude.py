@@ -21,6 +21,7 @@ import json
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
+    BaseParser,
     JsonDocReader,
     add_error,
     as_dict,
@@ -119,7 +120,7 @@ def claude_result_verdict(
     return RunStatus.UNKNOWN, FinishReason.ERROR, FailureKind.UNKNOWN, errors
 
 
-class ClaudeParser(EventParser):
+class ClaudeParser(BaseParser):
     """Claude ``stream-json`` lines, or the ``json`` object/array, → AgentOutcome."""
 
     agent_name = "claude"
@@ -184,7 +185,7 @@ class ClaudeParser(EventParser):
             elif block.get("type") == "tool_use" and block.get("name") == "StructuredOutput":
                 self._structured_tool_input = block.get("input")
 
-    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
+    def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         for value in self._reader.finish():
             self._handle(value)
         outcome = AgentOutcome(

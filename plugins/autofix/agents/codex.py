@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
+    BaseParser,
     JsonDocReader,
     add_error,
     as_dict,
@@ -74,7 +75,7 @@ def _finish_from_message(message: str) -> FinishReason | None:
     return None
 
 
-class CodexParser(EventParser):
+class CodexParser(BaseParser):
     """``codex exec --json`` lines → AgentOutcome."""
 
     agent_name = "codex"
@@ -135,7 +136,7 @@ class CodexParser(EventParser):
         if hint is not None:
             self._finish_hint = hint
 
-    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
+    def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         for value in self._reader.finish():
             if isinstance(value, dict):
                 self._handle(value)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
+    BaseParser,
     JsonDocReader,
     add_error,
     as_dict,
@@ -134,7 +135,7 @@ def _stream_usage(stats: dict[str, Any]) -> TokenUsage:
     )
 
 
-class GeminiParser(EventParser):
+class GeminiParser(BaseParser):
     """Gemini ``json`` object or ``stream-json`` lines → AgentOutcome."""
 
     agent_name = "gemini"
@@ -181,7 +182,7 @@ class GeminiParser(EventParser):
         elif kind == "result":
             self._result = value
 
-    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
+    def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         for value in self._reader.finish():
             if isinstance(value, dict):
                 self._handle(value)

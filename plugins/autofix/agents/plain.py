@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from typing import ClassVar
 
-from autofix.agents._common import add_error
+from autofix.agents._common import BaseParser, add_error
 from autofix.agents.base import (
     AgentFormat,
     AgentOutcome,
@@ -25,7 +25,7 @@ FINAL_TEXT_CHARS = 64_000
 PROMPT_TOKEN = "{prompt}"
 
 
-class PlainParser(EventParser):
+class PlainParser(BaseParser):
     """Keeps the last lines of stdout as the final text; the exit code gives the status."""
 
     def __init__(self) -> None:
@@ -36,7 +36,7 @@ class PlainParser(EventParser):
         self._count += 1
         self._lines.append(line if len(line) <= FINAL_TEXT_CHARS else line[:FINAL_TEXT_CHARS])
 
-    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
+    def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         text = "\n".join(self._lines)
         if len(text) > FINAL_TEXT_CHARS:
             text = text[-FINAL_TEXT_CHARS:]

@@ -22,6 +22,7 @@ import shlex
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
+    BaseParser,
     JsonDocReader,
     add_error,
     as_dict,
@@ -45,7 +46,7 @@ from autofix.agents.claude import claude_result_verdict, claude_usage
 WRAPPER_COMMAND_ENV = "AUTOFIX_WRAPPER_COMMAND"
 
 
-class WrapperParser(EventParser):
+class WrapperParser(BaseParser):
     """Wrapper event lines → AgentOutcome."""
 
     agent_name = "wrapper"
@@ -103,7 +104,7 @@ class WrapperParser(EventParser):
             self._result = payload
             self._session_id = as_str(payload.get("session_id")) or self._session_id
 
-    def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
+    def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         for value in self._reader.finish():
             if isinstance(value, dict):
                 self._handle(value)
