@@ -1,8 +1,13 @@
-"""Shared test fixtures."""
+"""Shared test fixtures.
+
+Airflow reads its configuration at import, so the SQLite Airflow home is set here, before any
+test module imports airflow.
+"""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,7 +16,14 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = Path(os.environ.get("AUTOFIX_SHARED_DIR", REPO_ROOT.parent / "shared"))
 AGENT_FORMATS_DIR = SHARED_DIR / "agent-formats"
 
-os.environ.setdefault("AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES", "airflow.* autofix.*")
+_AIRFLOW_HOME = Path(tempfile.mkdtemp(prefix="autofix-airflow-"))
+os.environ["AIRFLOW_HOME"] = str(_AIRFLOW_HOME)
+os.environ["AIRFLOW__CORE__DAGS_FOLDER"] = str(_AIRFLOW_HOME / "dags")
+os.environ["AIRFLOW__CORE__LOAD_EXAMPLES"] = "False"
+os.environ["AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES"] = "airflow.* autofix.*"
+os.environ["AIRFLOW__CORE__UNIT_TEST_MODE"] = "False"
+os.environ.setdefault("AIRFLOW__LOGGING__LOGGING_LEVEL", "INFO")
+(_AIRFLOW_HOME / "dags").mkdir(parents=True, exist_ok=True)
 
 
 @pytest.fixture
