@@ -454,3 +454,19 @@ def test_syntax_error_is_reported_by_every_tool_and_rendered_first(tmp_path: Pat
     # the broken module outranks the lint finding in style.py
     assert next(iter(group_issues(reports))) == "mod.py"
     assert render_issues(reports).splitlines()[1] == "mod.py:"
+
+
+def test_render_issues_fills_the_budget_from_the_first_file() -> None:
+    issues = [
+        CheckIssue(tool="mypy", path="big.py", line=n, code="misc", message="y" * 250)
+        for n in range(1, 101)
+    ]
+    text = render_issues([_report("mypy", *issues)], max_chars=2000, max_per_file=100)
+    lines = text.splitlines()
+    assert len(text) <= 2000
+    assert lines[1] == "big.py:"
+    shown = sum(1 for line in lines if line.startswith("  ") and "[mypy misc]" in line)
+    assert shown >= 5
+    assert lines[-1] == f"(showing {shown} of 100 issues; the checks run again after your fix)"
+    small = render_issues([_report("mypy", *issues[:2])])
+    assert "showing" not in small

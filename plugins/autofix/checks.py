@@ -104,7 +104,7 @@ def find_tool(name: str, project: Path) -> str | None:
     return shutil.which(name)
 
 
-def _lookup_places(name: str, project: Path) -> str:
+def _lookup_places(project: Path) -> str:
     return (
         f"{project}/node_modules/.bin, {project}/.venv/bin, {project}/venv/bin, "
         f"{Path(sys.executable).parent} and PATH"
@@ -505,9 +505,7 @@ def run_check(project: Path, check: str, timeout: float = 300) -> CheckReport:
     binary, build = _TOOLS[tool]
     exe = find_tool(binary, project)
     if exe is None:
-        problem = (
-            f"{binary} not found (looked in {_lookup_places(binary, project)}); install it there"
-        )
+        problem = f"{binary} not found (looked in {_lookup_places(project)}); install it there"
         return _failed_report(tool, [binary], None, 0.0, TOOL_MISSING, problem, "")
     with tempfile.TemporaryDirectory(prefix=f"autofix-{binary}-") as tmp:
         invocation = build(exe, project, Path(tmp))
@@ -715,42 +713,50 @@ def render_issues(
 ) -> str:
     """Compact text of the grouped issues for a fix prompt, bounded to ``max_chars``.
 
-    Notes are left out (they repeat context the agent can read in the file); what does
-    not fit is counted in a final line so the agent knows the list is partial.
+    Most urgent files first (see ``group_issues``). Notes are left out (they repeat
+    context the agent can read in the file). Whatever does not fit is counted in a final
+    line, so the agent knows the list is partial.
     """
-    total = error_count(reports)
     groups = group_issues(reports)
-    shown_issues = [i for issues in groups.values() for i in issues if i.severity != "note"]
+    visible_groups = {
+        key: [issue for issue in issues if issue.severity != "note"]
+        for key, issues in groups.items()
+    }
+    total_visible = sum(len(issues) for issues in visible_groups.values())
+    files_with_errors = sum(
+        1 for issues in groups.values() if any(i.severity == "error" for i in issues)
+    )
+    header = f"{error_count(reports)} error(s) in {files_with_errors} file(s)"
     per_tool = ", ".join(f"{tool} {n}" for tool, n in counts_by_tool(reports).items() if n)
-    header = f"{total} error(s) in {sum(1 for g in groups.values() if any(i.severity == 'error' for i in g))} file(s)"
     if per_tool:
         header += f" ({per_tool})"
     lines = [header]
+    budget = max_chars - 100  # room for the "showing N of M" line
     used = len(header)
     shown = 0
-    budget_hit = False
-    for key, issues in groups.items():
-        visible = [issue for issue in issues if issue.severity != "note"]
-        if not visible:
+    full = False
+    for key, issues in visible_groups.items():
+        if not issues or full:
             continue
         block = [f"{key}:"]
-        for issue in visible[:max_per_file]:
-            where = f"{issue.line}" if issue.line is not None else "-"
+        for issue in issues[:max_per_file]:
+            where = str(issue.line) if issue.line is not None else "-"
             label = f"{issue.tool} {issue.code}".strip()
             prefix = "" if issue.severity == "error" else f"{issue.severity}: "
-            block.append(f"  {where}: [{label}] {prefix}{issue.message}")
-        if len(visible) > max_per_file:
-            block.append(f"  … {len(visible) - max_per_file} more in this file")
-        size = sum(len(line) + 1 for line in block)
-        if used + size > max_chars - 120:
-            budget_hit = True
+            line = f"  {where}: [{label}] {prefix}{issue.message}"
+            if used + sum(len(x) + 1 for x in block) + len(line) + 1 > budget:
+                full = True
+                break
+            block.append(line)
+        if len(block) == 1:  # not even one issue of this file fits
             break
+        if not full and len(issues) > max_per_file:
+            block.append(f"  … {len(issues) - max_per_file} more in this file")
         lines.extend(block)
-        used += size
-        shown += min(len(visible), max_per_file)
-    if budget_hit or shown < len(shown_issues):
+        used += sum(len(x) + 1 for x in block)
+        shown += len(block) - 1 - (1 if block[-1].startswith("  … ") else 0)
+    if shown < total_visible:
         lines.append(
-            f"(showing {shown} of {len(shown_issues)} issues; fix these, the checks run again)"
+            f"(showing {shown} of {total_visible} issues; the checks run again after your fix)"
         )
-    text = "\n".join(lines)
-    return text[:max_chars]
+    return "\n".join(lines)[:max_chars]
