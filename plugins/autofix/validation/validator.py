@@ -160,10 +160,17 @@ class ValidationOutcome:
             if not (result.success and result.status is Status.COMPLETED)
             else Status.COMPLETED
         )
+        data = result.data
+        if data is None and status is not Status.COMPLETED and result.final_text:
+            # Invalid payloads are not kept in ParseResult.data; re-read them for schema hints.
+            try:
+                data = parse_payload(result.final_text).value
+            except PayloadError:
+                data = None
         return cls(
             status=status,
             raw_output=result.final_text or "",
-            data=result.data,
+            data=data,
             errors=tuple(result.field_errors),
             repairs=tuple(result.repairs),
             finish_reason=result.finish_reason,
