@@ -1,0 +1,165 @@
+"""Multi-line blocks: which lines after a head line belong to it.
+
+Kinds, by the head line's shape (not by rule id, so user rules get the same grouping):
+- a Python traceback with chained causes ("During handling...", "The above exception...") and
+  ExceptionGroup trees (``+-+----``, ``|`` prefixes);
+- a Python warning (``file.py:12: DeprecationWarning: ...``) with its indented source line;
+- a Node warning with its ``(Use `node --trace-...`)`` line;
+- any other error with its indented or gutter (``12 |``) continuation lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from enum import Enum
+
+_TRACEBACK_HEAD = re.compile(r"^[ \t]*(?:[+|][ \t]*)?(?:Exception Group )?Traceback \(most recent call last\):")
+_SOURCE_LOCATION = re.compile(r"^  File \"[^\"]+\", line \d+")
+_CHAIN = re.compile(
+    r"^(?:[ \t|]*)(?:During handling of the above exception, another exception occurred:"
+    r"|The above exception was the direct cause of the following exception:)"
+)
+_PY_WARNING = re.compile(r"\.py:\d+: [A-Za-z]*Warning: ")
+_NODE_WARNING = re.compile(r"^\(node:\d+\) ")
+_GUTTER = re.compile(r"^\d+ +\||^\.\.\. \d+ more|^Caused by: ")
+
+MAX_BLOCK_LINES = 5000
+MAX_GENERIC_CONTINUATION = 200
+_HEAD_LINES = 8
+_TAIL_LINES = 6
+_MAX_LINE_CHARS = 300
+
+
+class BlockKind(Enum):
+    TRACEBACK = "traceback"
+    PY_WARNING = "python_warning"
+    NODE_WARNING = "node_warning"
+    GENERIC = "generic"
+
+
+def block_kind(line: str, is_error: bool) -> BlockKind | None:
+    if is_error:
+        if _TRACEBACK_HEAD.match(line) or _SOURCE_LOCATION.match(line):
+            return BlockKind.TRACEBACK
+        return BlockKind.GENERIC
+    if _PY_WARNING.search(line):
+        return BlockKind.PY_WARNING
+    if _NODE_WARNING.match(line):
+        return BlockKind.NODE_WARNING
+    return None
+
+
+def _indented(line: str) -> bool:
+    return line[:1] in (" ", "\t") and bool(line.strip())
+
+
+class BlockText:
+    """The text kept for one error block: first lines plus last lines, bounded."""
+
+    def __init__(self, first: str) -> None:
+        self.head: list[str] = [first[:_MAX_LINE_CHARS]]
+        self.tail: deque[str] = deque(maxlen=_TAIL_LINES)
+        self.skipped = 0
+
+    def add(self, line: str) -> None:
+        line = line[:_MAX_LINE_CHARS]
+        if len(self.head) < _HEAD_LINES and not self.tail:
+            self.head.append(line)
+            return
+        if len(self.tail) == self.tail.maxlen:
+            self.skipped += 1
+        self.tail.append(line)
+
+    def text(self) -> str:
+        lines = list(self.head)
+        if self.skipped:
+            lines.append(f"… ({self.skipped} lines)")
+        lines.extend(self.tail)
+        return "\n".join(lines)
+
+
+def headline(text: str) -> str:
+    """The line that says what went wrong: a traceback's exception line, else the first line."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    if _TRACEBACK_HEAD.match(lines[0]) or _SOURCE_LOCATION.match(lines[0]):
+        for line in reversed(lines):
+            stripped = line.strip(" \t|+")
+            if stripped and not line[:1].isspace() and not _CHAIN.match(line) and not line.startswith("…"):
+                return stripped
+        return lines[-1].strip()
+    return lines[0].strip()
+
+
+class BlockTracker:
+    """State machine over the lines that follow a block's head line."""
+
+    def __init__(self) -> None:
+        self.kind: BlockKind | None = None
+        self._state = ""
+        self._lines = 0
+        self.pending_blank = 0  # blank lines that belong to the block only if it continues
+
+    @property
+    def open(self) -> bool:
+        return self.kind is not None
+
+    def start(self, kind: BlockKind) -> None:
+        self.kind = kind
+        self._state = "body"
+        self._lines = 1
+        self.pending_blank = 0
+
+    def close(self) -> None:
+        self.kind = None
+
+    def offer(self, line: str) -> bool:
+        """True if ``line`` continues the open block; otherwise the block is closed."""
+        kind = self.kind
+        if kind is None:
+            return False
+        self._lines += 1
+        if self._lines > MAX_BLOCK_LINES:
+            self.close()
+            return False
+        if kind is BlockKind.TRACEBACK:
+            return self._traceback(line)
+        if kind is BlockKind.PY_WARNING:
+            self.close()
+            return _indented(line)
+        if kind is BlockKind.NODE_WARNING:
+            self.close()
+            return line.startswith("(Use `node --trace-")
+        if self._lines > MAX_GENERIC_CONTINUATION or not (_indented(line) or _GUTTER.match(line)):
+            self.close()
+            return False
+        return True
+
+    def _traceback(self, line: str) -> bool:
+        if not line.strip():
+            self.pending_blank += 1
+            if self.pending_blank > 2:
+                self.close()
+                return False
+            return True
+        if self._state == "body":
+            if _indented(line) or line[:1] in ("|", "+"):
+                self.pending_blank = 0
+                return True
+            self._state = "after"  # the exception line
+            self.pending_blank = 0
+            return True
+        if _TRACEBACK_HEAD.match(line):
+            self._state = "body"
+            self.pending_blank = 0
+            return True
+        if _CHAIN.match(line):
+            self._state = "chain"
+            self.pending_blank = 0
+            return True
+        if self._state == "after" and _indented(line) and not self.pending_blank:
+            return True  # exception notes or a multi-line message
+        self.close()
+        return False

@@ -1,0 +1,84 @@
+"""The pattern file schema: ordered rules plus the settings that bound matching cost."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+RuleKind = Literal["noise", "error"]
+RuleType = Literal["substring", "regex"]
+Stream = Literal["stderr", "stdout"]
+
+
+class Rule(BaseModel):
+    """One rule. Rules are checked in order; the first that matches a line decides it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$", max_length=80)
+    kind: RuleKind
+    type: RuleType
+    pattern: str = Field(min_length=1, max_length=1000)
+    reason: str = Field(min_length=1)
+    case_sensitive: bool = False
+    # Operation types the rule applies to (e.g. ["fix", "test"]); None = every operation.
+    operations: list[str] | None = None
+    # Streams the rule applies to; None = both. Plain-command stdout is program output, so
+    # built-in generic error rules only look at stderr.
+    streams: list[Stream] | None = None
+
+    @field_validator("pattern")
+    @classmethod
+    def _single_line(cls, value: str) -> str:
+        if "\n" in value or "\r" in value:
+            raise ValueError("rules match one line at a time; a pattern cannot contain a newline")
+        return value
+
+    @field_validator("operations")
+    @classmethod
+    def _non_empty(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and not value:
+            raise ValueError("operations must list at least one operation, or be omitted for all")
+        return value
+
+    def applies_to(self, operation: str, stream: str) -> bool:
+        if self.operations is not None and operation not in self.operations:
+            return False
+        return self.streams is None or stream in self.streams
+
+
+class PatternSettings(BaseModel):
+    """Limits that keep every parse bounded, whatever the rules and the input."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # extend: this file's rules are checked first, then the built-in defaults. replace: only this file.
+    mode: Literal["extend", "replace"] = "extend"
+    # Longer lines are cut to this many characters before any rule sees them.
+    max_line_length: int = Field(default=4096, ge=80, le=1_000_000)
+    # Per-line timeout for user regex rules (run by the `regex` module).
+    regex_timeout_ms: float = Field(default=25.0, gt=0, le=10_000)
+    # Total time user regex rules may take for one response; past it they are switched off
+    # and the response fails safe.
+    response_budget_ms: float = Field(default=2_000.0, gt=0, le=600_000)
+    # A rule that times out this many times in one response is disabled.
+    max_rule_timeouts: int = Field(default=3, ge=1, le=1000)
+
+
+class PatternFile(PatternSettings):
+    """``config/error_patterns.yaml``: settings plus the top-level ``rules:`` list."""
+
+    rules: list[Rule] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> PatternFile:
+        seen: set[str] = set()
+        for rule in self.rules:
+            if rule.id in seen:
+                raise ValueError(f"duplicate rule id {rule.id!r}")
+            seen.add(rule.id)
+        return self
+
+    def settings(self) -> PatternSettings:
+        return PatternSettings.model_validate(self.model_dump(exclude={"rules"}))
