@@ -361,3 +361,13 @@ def test_attempt_loop_resumes_cli_sessions_by_id() -> None:
     assert run.ok and [r.mode for r in requests] == ["initial", "resumed"]
     assert requests[1].resume_session_id == "sess-1" and PROMPT not in requests[1].prompt
     assert run.to_parse_result().attempts == 2
+
+
+def test_feedback_from_xcom_history_keeps_schema_hints() -> None:
+    outcome = OutputValidator(Strategy).validate(valid_json(indicators=["rsi", "macd"]))
+    restored = ParseResult.deserialize(outcome.to_parse_result(operation="plan").serialize(), 1)
+    feedback = AttemptPolicy().feedback([restored], original_prompt=PROMPT, model=Strategy)
+    assert (
+        "- `indicators` must be an object with a `technical_indicators` array of objects, not a flat array."
+        in feedback
+    )
