@@ -14,7 +14,9 @@ import re
 from collections import deque
 from enum import Enum
 
-_TRACEBACK_HEAD = re.compile(r"^[ \t]*(?:[+|][ \t]*)?(?:Exception Group )?Traceback \(most recent call last\):")
+_TRACEBACK_HEAD = re.compile(
+    r"^[ \t]*(?:[+|][ \t]*)?(?:Exception Group )?Traceback \(most recent call last\):"
+)
 _SOURCE_LOCATION = re.compile(r"^  File \"[^\"]+\", line \d+")
 _CHAIN = re.compile(
     r"^(?:[ \t|]*)(?:During handling of the above exception, another exception occurred:"
@@ -87,7 +89,12 @@ def headline(text: str) -> str:
     if _TRACEBACK_HEAD.match(lines[0]) or _SOURCE_LOCATION.match(lines[0]):
         for line in reversed(lines):
             stripped = line.strip(" \t|+")
-            if stripped and not line[:1].isspace() and not _CHAIN.match(line) and not line.startswith("…"):
+            if (
+                stripped
+                and not line[:1].isspace()
+                and not _CHAIN.match(line)
+                and not line.startswith("…")
+            ):
                 return stripped
         return lines[-1].strip()
     return lines[0].strip()

@@ -311,7 +311,9 @@ class Classifier:
             self._regex_seconds += time.perf_counter() - started
         if found is None:
             strikes = self._strikes[position] = self._strikes.get(position, 0) + 1
-            self._warn(f"rule {rule.id!r} timed out on line {self._line_no}; the line counts as an error")
+            self._warn(
+                f"rule {rule.id!r} timed out on line {self._line_no}; the line counts as an error"
+            )
             if strikes >= settings.max_rule_timeouts:
                 self._disabled.add(position)
                 self._warn(f"rule {rule.id!r} disabled after {strikes} timeouts")
@@ -336,7 +338,11 @@ class Classifier:
 
     def _error_line(self, line: str, rule_id: str) -> None:
         kind = block_kind(line, is_error=True)
-        if self._block is not None and self._last_error_line == self._line_no - 1 and kind is BlockKind.GENERIC:
+        if (
+            self._block is not None
+            and self._last_error_line == self._line_no - 1
+            and kind is BlockKind.GENERIC
+        ):
             self._block.add(line)  # adjacent error lines form one block
         else:
             self._close_block()
@@ -378,14 +384,26 @@ class Classifier:
             self._add_block(self._block.text(), self._block_rule, self._block_line)
             self._block = None
 
-    def _add_block(self, text: str, rule_id: str | None, line_no: int, source: str | None = None) -> None:
+    def _add_block(
+        self, text: str, rule_id: str | None, line_no: int, source: str | None = None
+    ) -> None:
         if len(self._blocks) >= self._max_blocks:
             self._dropped += 1
             return
-        self._blocks.append(ErrorBlock(text=text, rule_id=rule_id, source=source or self._stream, line_no=line_no))
+        self._blocks.append(
+            ErrorBlock(text=text, rule_id=rule_id, source=source or self._stream, line_no=line_no)
+        )
 
-    def _explain(self, line: str, verdict: Verdict, rule_id: str | None, in_block: bool = False) -> None:
+    def _explain(
+        self, line: str, verdict: Verdict, rule_id: str | None, in_block: bool = False
+    ) -> None:
         if self.explained is not None:
             self.explained.append(
-                LineVerdict(line_no=self._line_no, verdict=verdict, rule_id=rule_id, in_block=in_block, text=line)
+                LineVerdict(
+                    line_no=self._line_no,
+                    verdict=verdict,
+                    rule_id=rule_id,
+                    in_block=in_block,
+                    text=line,
+                )
             )

@@ -19,9 +19,31 @@ from autofix.patterns.redos import required_literals
 # Shared keys: a rule literal containing one of these is found through it, so dozens of rules
 # cost a handful of scans. Order: most selective first.
 HUB_KEYS: tuple[str, ...] = (
-    "traceback", "exception", "error", "fail", "fatal", "panic", "warn", "info", "debug",
-    "trace", "notice", "npm ", "note", "hint", "(node:", "compil", "download", "finish",
-    "not found", "denied", "killed", "abort", "memory", "fault", "dump",
+    "traceback",
+    "exception",
+    "error",
+    "fail",
+    "fatal",
+    "panic",
+    "warn",
+    "info",
+    "debug",
+    "trace",
+    "notice",
+    "npm ",
+    "note",
+    "hint",
+    "(node:",
+    "compil",
+    "download",
+    "finish",
+    "not found",
+    "denied",
+    "killed",
+    "abort",
+    "memory",
+    "fault",
+    "dump",
 )
 # Characters that Unicode case-insensitive matching folds onto ASCII letters (K, s, i):
 # lines holding them are checked against every rule, since ASCII lowering can't see them.

@@ -63,7 +63,9 @@ def _node_at(root: Any, loc: tuple[int | str, ...]) -> Any:
     for part in loc:
         if isinstance(node, yaml.MappingNode):
             node = next((v for k, v in node.value if k.value == part), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+        elif (
+            isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value)
+        ):
             node = node.value[part]
         else:
             return node
@@ -109,7 +111,9 @@ def validate_text(text: str) -> tuple[PatternFile | None, list[Problem]]:
         for item in exc.errors():
             loc = tuple(item["loc"])
             field = ".".join(str(p) for p in loc) or "<root>"
-            problems.append(Problem(f"{field}: {item['msg']}", _line_of(root, loc), _rule_id(raw, loc)))
+            problems.append(
+                Problem(f"{field}: {item['msg']}", _line_of(root, loc), _rule_id(raw, loc))
+            )
         return None, problems
     problems = []
     for index, rule in enumerate(parsed.rules):
@@ -201,14 +205,20 @@ class PatternStore:
         except PatternFileError as exc:
             if self._warned != signature:
                 self._warned = signature
-                kept = "the last good rules" if self._current is not self._defaults else "the built-in defaults"
+                kept = (
+                    "the last good rules"
+                    if self._current is not self._defaults
+                    else "the built-in defaults"
+                )
                 log.warning("autofix patterns: ignoring invalid edit, keeping %s: %s", kept, exc)
             return
         self._current = loaded
         mode = "extending" if loaded.settings.mode == "extend" else "replacing"
         log.info(
             "autofix patterns: using %s (%d rules, %s the built-in defaults)",
-            path, sum(1 for c in loaded.compiled if not c.trusted), mode,
+            path,
+            sum(1 for c in loaded.compiled if not c.trusted),
+            mode,
         )
 
 

@@ -163,7 +163,7 @@ def _check_sequence(
     items: list[tuple[Any, Any]], ignore_case: bool, dotall: bool, problems: list[str]
 ) -> None:
     for index, item in enumerate(items):
-        op, av = item
+        av = item[1]
         if _unbounded_like(item):
             body = list(av[2])
             inner = [n for n in _walk(body) if _unbounded_like(n)]
@@ -187,7 +187,9 @@ def _check_sequence(
             for later in items[index + 1 :]:
                 if _is_variable_repeat(later):
                     there = _node_info(later, ignore_case, dotall)
-                    if here.chars & there.first and (_unbounded_like(item) or _unbounded_like(later)):
+                    if here.chars & there.first and (
+                        _unbounded_like(item) or _unbounded_like(later)
+                    ):
                         problems.append(
                             "adjacent overlapping quantifiers, like \\d+\\d+ or .*.*; two repeats "
                             "that can match the same characters with nothing required between them "

@@ -1,0 +1,304 @@
+"""ResponseParser: the one place where success is decided. Fail-safe: when unsure, failure."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from autofix.agents.base import AgentOutcome, FailureKind, FinishReason, RunStatus
+from autofix.classify.blocks import headline
+from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.patterns.compiled import CompiledRules
+from autofix.patterns.loader import PatternStore, default_store
+from autofix.redact import redact
+from autofix.result import (
+    RETRY_CLASS_BY_STATUS,
+    ErrorBlock,
+    ParseResult,
+    RetryClass,
+    Status,
+    format_error_message,
+)
+
+log = logging.getLogger(__name__)
+
+DEBUG_STDERR_CHARS = 64 * 1024
+_CHUNK = 1 << 20
+
+_KIND_STATUS: dict[FailureKind, tuple[Status, RetryClass | None]] = {
+    FailureKind.RATE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+    FailureKind.USAGE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+    FailureKind.SERVER_ERROR: (Status.FAILED, RetryClass.TRANSIENT),
+    FailureKind.TIMEOUT: (Status.TIMED_OUT, RetryClass.TRANSIENT),
+    FailureKind.CONNECTION: (Status.FAILED, RetryClass.TRANSIENT),
+    FailureKind.AUTH: (Status.AUTH_FAILED, None),
+    FailureKind.INVALID_REQUEST: (Status.INVALID_REQUEST, None),
+    FailureKind.BUDGET: (Status.BUDGET_EXHAUSTED, None),
+    FailureKind.REFUSAL: (Status.REFUSED, None),
+    FailureKind.MAX_TURNS: (Status.FAILED, RetryClass.ERROR),
+    FailureKind.STRUCTURED_OUTPUT: (Status.INVALID_OUTPUT, None),
+    FailureKind.API_ERROR: (Status.FAILED, RetryClass.PERMANENT),
+    FailureKind.UNKNOWN: (Status.FAILED, None),
+}
+_RUN_STATUS: dict[str, Status] = {
+    "failed": Status.FAILED,
+    "cancelled": Status.CANCELLED,
+    "limit_reached": Status.LIMIT_REACHED,
+    "timed_out": Status.TIMED_OUT,
+    "crashed": Status.CRASHED,
+}
+
+
+class ResponseParser:
+    """Turns an exit code, the agent's events and its stderr into a ParseResult."""
+
+    def __init__(self, patterns: str | Path | PatternStore | None = None) -> None:
+        if isinstance(patterns, PatternStore):
+            self._store = patterns
+        elif patterns is None:
+            self._store = default_store()
+        else:
+            self._store = PatternStore(patterns)
+
+    @property
+    def rules(self) -> CompiledRules:
+        return self._store.current()
+
+    def classifier(self, operation: str = "", stream: str = "stderr") -> Classifier:
+        """A classifier for live feeding; pass its ``finish()`` report to ``parse``."""
+        return Classifier(self._store.current(), operation, stream=stream)
+
+    def _report(
+        self, value: str | bytes | ClassifyReport, operation: str, stream: str
+    ) -> ClassifyReport:
+        if isinstance(value, ClassifyReport):
+            return value
+        classifier = self.classifier(operation, stream)
+        view = memoryview(value.encode("utf-8", "replace") if isinstance(value, str) else value)
+        for offset in range(0, len(view), _CHUNK):
+            classifier.feed(bytes(view[offset : offset + _CHUNK]))
+        return classifier.finish()
+
+    def parse(
+        self,
+        exit_code: int | None,
+        stderr: str | bytes | ClassifyReport = "",
+        stdout: str | bytes | ClassifyReport = "",
+        *,
+        run_status: str | None = None,
+        operation: str = "",
+        agent_outcome: AgentOutcome | None = None,
+        has_event_stream: bool = False,
+        timed_out_after: float | None = None,
+        crash: BaseException | str | None = None,
+        signal_name: str | None = None,
+    ) -> ParseResult:
+        event_stream = has_event_stream or agent_outcome is not None
+        err = self._report(stderr, operation, "stderr")
+        out = None if event_stream else self._report(stdout, operation, "stdout")
+        reports = [err] if out is None else [err, out]
+        base = _base(exit_code, run_status, operation, reports)
+        if agent_outcome is not None:
+            _copy_outcome(base, agent_outcome)
+        blocks = [block for report in reports for block in report.blocks]
+
+        def fail(
+            status: Status, message_lines: list[str], retry: RetryClass | None = None
+        ) -> ParseResult:
+            return _finish(base, status, operation, message_lines, blocks, retry)
+
+        if crash is not None:
+            return fail(Status.CRASHED, [f"Wrapper crashed: {_describe(crash)}"])
+        if timed_out_after is not None:
+            return fail(Status.TIMED_OUT, [f"Operation timed out after {timed_out_after:g}s"])
+        if signal_name:
+            return fail(Status.FAILED, [f"Process killed by {signal_name}", *_block_lines(blocks)])
+        if agent_outcome is not None:
+            decided = _decide_agent(agent_outcome, exit_code, blocks)
+            if decided is not None:
+                status, lines, retry = decided
+                return fail(status, lines, retry)
+        elif has_event_stream:
+            return fail(
+                Status.FAILED,
+                ["The agent's event stream was not parsed (no outcome); failing safe"],
+            )
+        if exit_code is None:
+            return fail(
+                Status.FAILED, ["No exit code was recorded; failing safe", *_block_lines(blocks)]
+            )
+        if (
+            run_status is not None
+            and run_status != RunStatus.COMPLETED.value
+            and agent_outcome is None
+        ):
+            status = _RUN_STATUS.get(run_status, Status.FAILED)
+            return fail(status, [f"Run status {run_status!r}", *_block_lines(blocks)])
+        if exit_code != 0:
+            lines = _block_lines(blocks) or list(err.tail[-3:]) or (out.tail[-3:] if out else [])
+            return fail(Status.FAILED, [f"Exit code {exit_code}", *lines])
+        if blocks:
+            return fail(Status.FAILED, _block_lines(blocks))
+        if isinstance(stderr, str | bytes) and stderr and log.isEnabledFor(logging.DEBUG):
+            raw = stderr if isinstance(stderr, str) else stderr.decode("utf-8", "replace")
+            log.debug(
+                "autofix: success with stderr (kept for false negatives):\n%s",
+                redact(raw[:DEBUG_STDERR_CHARS]),
+            )
+        base.success = True
+        base.status = Status.COMPLETED
+        base.retry_class = RetryClass.NONE
+        return base
+
+    def parse_legacy(self, payload: object, operation: str = "") -> ParseResult:
+        """Old shapes: ``bool``, ``{"success": bool}``, or ``{run_status, exit_code, stdout, stderr}``."""
+        if isinstance(payload, bool):
+            return self._legacy_flag(payload, {}, operation)
+        if isinstance(payload, dict):
+            if any(key in payload for key in ("exit_code", "run_status", "stderr", "stdout")):
+                exit_code = payload.get("exit_code")
+                streams_ok = all(
+                    isinstance(payload.get(k, ""), str | bytes) for k in ("stderr", "stdout")
+                )
+                status = payload.get("run_status")
+                if (
+                    (exit_code is None or isinstance(exit_code, int))
+                    and not isinstance(exit_code, bool)
+                    and streams_ok
+                    and (status is None or isinstance(status, str))
+                ):
+                    return self.parse(
+                        exit_code,
+                        payload.get("stderr", "") or "",
+                        payload.get("stdout", "") or "",
+                        run_status=status,
+                        operation=operation,
+                    )
+            elif isinstance(payload.get("success"), bool):
+                return self._legacy_flag(payload["success"], payload, operation)
+        shape = type(payload).__name__
+        warning = f"unknown response format ({shape}); expected bool, {{'success': bool}} or {{run_status, exit_code, stdout, stderr}}"
+        log.warning("autofix: %s", warning)
+        result = ParseResult(
+            success=False, status=Status.UNKNOWN_FORMAT, operation=operation, warnings=[warning]
+        )
+        result.error_message = format_error_message(
+            operation, [f"Unknown response format ({shape}); failing safe"]
+        )
+        result.retry_class = RETRY_CLASS_BY_STATUS[Status.UNKNOWN_FORMAT]
+        return result
+
+    def _legacy_flag(self, success: bool, payload: dict[Any, Any], operation: str) -> ParseResult:
+        if success:
+            return ParseResult(success=True, status=Status.COMPLETED, operation=operation)
+        raw_errors = payload.get("errors")
+        texts = [str(e) for e in raw_errors] if isinstance(raw_errors, list) else []
+        message = payload.get("error_message")
+        lines = texts or ([str(message)] if message else ["The response reported failure"])
+        result = ParseResult(success=False, status=Status.FAILED, operation=operation)
+        result.errors = [ErrorBlock(text=t, source="agent") for t in texts]
+        result.error_message = format_error_message(operation, lines)
+        result.retry_class = RETRY_CLASS_BY_STATUS[Status.FAILED]
+        return result
+
+
+def _describe(crash: BaseException | str) -> str:
+    if isinstance(crash, BaseException):
+        text = str(crash)
+        return f"{type(crash).__name__}: {text}" if text else type(crash).__name__
+    return crash
+
+
+def _base(
+    exit_code: int | None, run_status: str | None, operation: str, reports: list[ClassifyReport]
+) -> ParseResult:
+    hits: dict[str, int] = {}
+    warnings: list[str] = []
+    for report in reports:
+        for rule_id, count in report.rule_hits.items():
+            hits[rule_id] = hits.get(rule_id, 0) + count
+        warnings.extend(report.warnings)
+        if report.blocks_dropped:
+            warnings.append(
+                f"{report.blocks_dropped} more error blocks on {report.stream} were counted, not kept"
+            )
+    return ParseResult(
+        success=False,
+        status=Status.FAILED,
+        operation=operation,
+        exit_code=exit_code,
+        run_status=run_status,
+        noise_lines=sum(r.noise_lines for r in reports),
+        neutral_lines=sum(r.neutral_lines for r in reports),
+        error_lines=sum(r.error_lines for r in reports),
+        matched_rules=list(hits),
+        patterns_source=reports[0].patterns_source,
+        warnings=warnings,
+    )
+
+
+def _copy_outcome(result: ParseResult, outcome: AgentOutcome) -> None:
+    result.run_status = outcome.run_status.value
+    result.session_id = outcome.session_id
+    result.final_text = outcome.final_text
+    result.cost_usd = outcome.cost_usd
+    result.usage = outcome.usage
+    result.num_turns = outcome.num_turns
+    result.finish_reason = outcome.finish_reason.value if outcome.finish_reason else None
+
+
+def _decide_agent(
+    outcome: AgentOutcome, exit_code: int | None, blocks: list[ErrorBlock]
+) -> tuple[Status, list[str], RetryClass | None] | None:
+    """A failure verdict from the agent's own events, or None when they say success."""
+    errors = [e for e in outcome.errors if e.strip()]
+    if outcome.failure_kind is not None:
+        status, retry = _KIND_STATUS[outcome.failure_kind]
+        return status, errors or [f"Agent failed: {outcome.failure_kind.value}"], retry
+    if outcome.finish_reason is FinishReason.LENGTH:
+        return (
+            Status.TRUNCATED,
+            errors or ["The answer was truncated (finish reason: length)"],
+            None,
+        )
+    if outcome.finish_reason is FinishReason.REFUSAL:
+        return Status.REFUSED, errors or ["The agent refused"], None
+    if outcome.finish_reason is FinishReason.MAX_TURNS:
+        return Status.FAILED, errors or ["The agent hit its turn limit"], RetryClass.ERROR
+    if outcome.run_status is RunStatus.UNKNOWN:
+        return (
+            Status.FAILED,
+            [*errors, "No terminal event in the agent's output; failing safe"],
+            None,
+        )
+    if outcome.run_status is not RunStatus.COMPLETED:
+        status = _RUN_STATUS.get(outcome.run_status.value, Status.FAILED)
+        return status, errors or [f"Agent run {outcome.run_status.value}"], None
+    if exit_code is None:
+        return Status.FAILED, ["No exit code was recorded; failing safe"], None
+    if exit_code != 0:
+        return Status.FAILED, [f"Exit code {exit_code}", *errors, *_block_lines(blocks)], None
+    if blocks:
+        return Status.FAILED, _block_lines(blocks), None
+    return None
+
+
+def _block_lines(blocks: list[ErrorBlock]) -> list[str]:
+    return [headline(block.text) for block in blocks[:3]]
+
+
+def _finish(
+    result: ParseResult,
+    status: Status,
+    operation: str,
+    lines: list[str],
+    blocks: list[ErrorBlock],
+    retry: RetryClass | None,
+) -> ParseResult:
+    result.success = False
+    result.status = status
+    result.errors = list(blocks)
+    result.error_message = format_error_message(operation, [line for line in lines if line])
+    result.retry_class = retry or RETRY_CLASS_BY_STATUS[status]
+    return result

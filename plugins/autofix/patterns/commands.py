@@ -1,0 +1,94 @@
+"""``autofix patterns check | explain | schema``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from autofix.patterns.loader import PatternFileError, load_file
+from autofix.patterns.model import PatternFile
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+
+
+def register(subparsers: Any) -> None:
+    patterns = subparsers.add_parser("patterns", help="check, explain or describe pattern files")
+    sub = patterns.add_subparsers(dest="patterns_command", metavar="SUBCOMMAND")
+    check = sub.add_parser(
+        "check", help="validate a pattern file; exit 0 if usable, 2 with every problem"
+    )
+    check.add_argument("file")
+    check.set_defaults(func=run_check)
+    explain = sub.add_parser(
+        "explain", help="show each log line's verdict and the rule that decided it"
+    )
+    explain.add_argument("file", help="pattern file, or 'defaults' for the built-in rules")
+    explain.add_argument("log")
+    explain.add_argument("--operation", default="")
+    explain.add_argument("--stream", choices=("stderr", "stdout"), default="stderr")
+    explain.set_defaults(func=run_explain)
+    schema = sub.add_parser("schema", help="print the pattern file's JSON Schema")
+    schema.set_defaults(func=run_schema)
+    patterns.set_defaults(func=lambda _args: (patterns.print_help(sys.stderr), EXIT_USAGE)[1])
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        rules = load_file(args.file)
+    except PatternFileError as exc:
+        print(f"{exc.path}: {len(exc.problems)} problem(s)")
+        for problem in exc.problems:
+            print(f"  {problem}")
+        return EXIT_USAGE
+    user = [c for c in rules.compiled if not c.trusted]
+    mode = "extends" if rules.settings.mode == "extend" else "replaces"
+    print(
+        f"{args.file}: OK, {len(user)} rules; {mode} the {len(rules.compiled) - len(user)} built-in defaults in effect"
+    )
+    return EXIT_OK
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from autofix.classify.classifier import Classifier
+    from autofix.patterns.loader import defaults
+
+    try:
+        rules = defaults() if args.file == "defaults" else load_file(args.file)
+    except PatternFileError as exc:
+        print(f"{exc.path}: invalid pattern file", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    classifier = Classifier(rules, args.operation, stream=args.stream, explain=True)
+    try:
+        with open(args.log, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                classifier.feed(chunk)
+                _flush(classifier)
+    except OSError as exc:
+        print(f"cannot read {args.log}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    report = classifier.finish()
+    _flush(classifier)
+    print(
+        f"-- {report.noise_lines} noise, {report.neutral_lines} neutral, {report.error_lines} error; "
+        f"{len(report.blocks)} error block(s); patterns: {report.patterns_source}"
+    )
+    for warning in report.warnings:
+        print(f"-- warning: {warning}")
+    return EXIT_OK
+
+
+def _flush(classifier: Any) -> None:
+    marks = {"noise": "noise  ", "neutral": "       ", "error": "ERROR  "}
+    for verdict in classifier.explained:
+        rule = f"[{verdict.rule_id}{'+' if verdict.in_block else ''}]" if verdict.rule_id else ""
+        print(f"{verdict.line_no:6d} {marks[verdict.verdict]} {rule:28s} {verdict.text[:200]}")
+    classifier.explained.clear()
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    print(json.dumps(PatternFile.model_json_schema(), indent=2))
+    return EXIT_OK
