@@ -165,7 +165,13 @@ _CONNECTION_WORDS = (
     "getaddrinfo",
     "stream disconnected",
 )
-_BUDGET_WORDS = ("credit balance is too low", "budget", "billing", "insufficient_quota")
+_BUDGET_WORDS = (
+    "credit balance is too low",
+    "budget",
+    "billing",
+    "insufficient_quota",
+    "exceeded your current quota",
+)
 _INVALID_WORDS = ("invalid_request", "bad request", "invalid request", "prompt is too long")
 
 
@@ -197,10 +203,10 @@ def classify_error_text(text: str) -> FailureKind | None:
         return None
     if any(word in lowered for word in _USAGE_WORDS):
         return FailureKind.USAGE_LIMIT
+    if any(word in lowered for word in _BUDGET_WORDS):  # before rate: OpenAI answers 429 for both
+        return FailureKind.BUDGET
     if any(word in lowered for word in _RATE_WORDS):
         return FailureKind.RATE_LIMIT
-    if any(word in lowered for word in _BUDGET_WORDS):
-        return FailureKind.BUDGET
     match = _STATUS_IN_TEXT.search(lowered)
     if match:
         return kind_from_status(match.group(1))

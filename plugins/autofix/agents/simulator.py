@@ -541,7 +541,7 @@ _CODEX_FAILURES: dict[str, str] = {
     "invalid_request": "unexpected status 400 Bad Request: Invalid schema for response_format 'codex_output_schema'",
     "api_error": "stream error: stream disconnected before completion",
     "max_turns": "turn aborted: maximum number of model requests reached",
-    "budget": "Quota exceeded. Check your plan and billing details.",
+    "budget": "You exceeded your current quota, please check your plan and billing details.",
     "structured_output": "model output did not match the output schema",
     "max_tokens": "Incomplete response returned, reason: max_output_tokens",
 }
