@@ -37,7 +37,9 @@ def attempt(
         status = Status.INVALID_OUTPUT if errors else Status.COMPLETED
     retry_class = RetryClass.NONE
     if failed:
-        retry_class = RetryClass.INVALID_OUTPUT if status is Status.INVALID_OUTPUT else RetryClass.PERMANENT
+        retry_class = (
+            RetryClass.INVALID_OUTPUT if status is Status.INVALID_OUTPUT else RetryClass.PERMANENT
+        )
     return Interaction(
         envelope=Envelope(
             trace_id=trace,
@@ -84,7 +86,16 @@ def known_history() -> list[Interaction]:
         attempt("run-c", "fix", 1, errors=(RV,), at=T0 - timedelta(hours=11)),
         attempt("run-a", "fix", 1, errors=(TM, RM), at=T0),
         attempt("run-a", "fix", 2, at=T0 + m),
-        attempt("run-a", "lint", 1, max_attempts=1, latency_ms=200, noise=3, rules=("node-deprecation",), at=T0 + 2 * m),
+        attempt(
+            "run-a",
+            "lint",
+            1,
+            max_attempts=1,
+            latency_ms=200,
+            noise=3,
+            rules=("node-deprecation",),
+            at=T0 + 2 * m,
+        ),
         attempt("run-b", "fix", 1, errors=(TM,), at=T0 + 3 * m),
         attempt("run-b", "fix", 2, errors=(TM,), at=T0 + 4 * m),
         attempt("run-b", "fix", 3, errors=(PV,), at=T0 + 5 * m),

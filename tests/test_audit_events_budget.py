@@ -29,24 +29,51 @@ RUN = "manual__2026-03-01T10:00:00+00:00"
 
 
 def _recorder(store: MemoryStore | JsonlStore | None = None, **budgets: float) -> AuditRecorder:
-    return AuditRecorder(store or MemoryStore(), budgets=BudgetSettings(**budgets), stats=NullStats())
+    return AuditRecorder(
+        store or MemoryStore(), budgets=BudgetSettings(**budgets), stats=NullStats()
+    )
 
 
 def _retry_run(recorder: AuditRecorder) -> tuple[Envelope, Envelope, Envelope]:
     """fix: attempt 1 fails (type, required), attempt 2 fails (type), attempt 3 passes; committed."""
-    first = Envelope(trace_id=RUN, causation_id="fix_task", operation="fix", retry_policy=RetryPolicy(max_attempts=3))
+    first = Envelope(
+        trace_id=RUN,
+        causation_id="fix_task",
+        operation="fix",
+        retry_policy=RetryPolicy(max_attempts=3),
+    )
     second = first.child("feedback 1")
     third = second.child("feedback 2")
     ev = recorder.event
     ev(EventName.AGENT_STARTED, envelope=first, attempt=1)
     ev(EventName.AGENT_COMPLETED, envelope=first, attempt=1)
     ev(EventName.VALIDATION_STARTED, envelope=first, attempt=1)
-    ev(EventName.VALIDATION_FAILED, envelope=first, attempt=1, data={"error_categories": ["type_mismatch", "required_missing"]})
-    ev(EventName.RETRY_STARTED, envelope=second, attempt=2, data={"error_categories": ["type_mismatch", "required_missing"]})
+    ev(
+        EventName.VALIDATION_FAILED,
+        envelope=first,
+        attempt=1,
+        data={"error_categories": ["type_mismatch", "required_missing"]},
+    )
+    ev(
+        EventName.RETRY_STARTED,
+        envelope=second,
+        attempt=2,
+        data={"error_categories": ["type_mismatch", "required_missing"]},
+    )
     ev(EventName.AGENT_STARTED, envelope=second, attempt=2)
     ev(EventName.AGENT_COMPLETED, envelope=second, attempt=2)
-    ev(EventName.RETRY_FAILED, envelope=second, attempt=2, data={"error_categories": ["type_mismatch"]})
-    ev(EventName.RETRY_STARTED, envelope=third, attempt=3, data={"error_categories": ["type_mismatch"]})
+    ev(
+        EventName.RETRY_FAILED,
+        envelope=second,
+        attempt=2,
+        data={"error_categories": ["type_mismatch"]},
+    )
+    ev(
+        EventName.RETRY_STARTED,
+        envelope=third,
+        attempt=3,
+        data={"error_categories": ["type_mismatch"]},
+    )
     ev(EventName.AGENT_STARTED, envelope=third, attempt=3)
     ev(EventName.AGENT_COMPLETED, envelope=third, attempt=3)
     ev(EventName.VALIDATION_STARTED, envelope=third, attempt=3)
@@ -64,12 +91,21 @@ def test_ordered_events_and_attempt_tree(tmp_path: Path) -> None:
     assert (summary.events, summary.attempts, summary.retries) == (15, 3, 2)
     assert (summary.accepted, summary.rejected, summary.committed) == (1, 0, 1)
     [root] = summary.attempt_tree
-    assert (root.envelope_id, root.attempt, root.outcome, root.reasons) == (first.envelope_id, 1, "failed", [])
+    assert (root.envelope_id, root.attempt, root.outcome, root.reasons) == (
+        first.envelope_id,
+        1,
+        "failed",
+        [],
+    )
     [child] = root.children
     assert (child.envelope_id, child.attempt, child.outcome) == (second.envelope_id, 2, "failed")
     assert child.reasons == ["type_mismatch", "required_missing"]
     [grandchild] = child.children
-    assert (grandchild.envelope_id, grandchild.outcome, grandchild.reasons) == (third.envelope_id, "passed", ["type_mismatch"])
+    assert (grandchild.envelope_id, grandchild.outcome, grandchild.reasons) == (
+        third.envelope_id,
+        "passed",
+        ["type_mismatch"],
+    )
     assert [e.name for e in recorder.store.events(RUN)][-1] == "fix.committed"
 
 
@@ -78,7 +114,9 @@ def test_out_of_order_event_is_recorded_and_flagged(caplog: pytest.LogCaptureFix
     envelope = Envelope(trace_id=RUN, operation="fix")
     recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=1)
     with caplog.at_level("WARNING", logger="autofix.audit"):
-        recorder.event(EventName.VALIDATION_PASSED, envelope=envelope, attempt=1)  # skipped agent.completed
+        recorder.event(
+            EventName.VALIDATION_PASSED, envelope=envelope, attempt=1
+        )  # skipped agent.completed
     recorder.event(EventName.RESULT_ACCEPTED, envelope=envelope, attempt=1)
     events = recorder.store.events(RUN)
     assert [e.name for e in events] == ["agent.started", "validation.passed", "result.accepted"]
@@ -135,10 +173,16 @@ def test_budget_calls_per_run_and_per_day() -> None:
     for n in range(3):
         store.append(attempt("run-1", "fix", 1, cost=0.1, at=datetime.now(UTC)))
         store.append(attempt(f"run-{n + 2}", "fix", 1, cost=0.1, at=datetime.now(UTC)))
-    with pytest.raises(BudgetExhaustedError, match=r"^budget max_calls_per_run=3 exhausted: spent \$0\.30 in 3 calls for run run-1$"):
+    with pytest.raises(
+        BudgetExhaustedError,
+        match=r"^budget max_calls_per_run=3 exhausted: spent \$0\.30 in 3 calls for run run-1$",
+    ):
         _recorder(store, max_calls_per_run=3).check_budget("run-1")
     _recorder(store, max_calls_per_run=4).check_budget("run-1")
-    with pytest.raises(BudgetExhaustedError, match=r"max_calls_per_day=6 exhausted: spent \$0\.60 in 6 calls on \d{4}-\d\d-\d\d \(UTC\)"):
+    with pytest.raises(
+        BudgetExhaustedError,
+        match=r"max_calls_per_day=6 exhausted: spent \$0\.60 in 6 calls on \d{4}-\d\d-\d\d \(UTC\)",
+    ):
         _recorder(store, max_calls_per_day=6).check_budget("run-9")
     with pytest.raises(BudgetExhaustedError, match=r"max_cost_per_day_usd=0\.50 exhausted"):
         _recorder(store, max_cost_per_day_usd=0.5).check_budget("run-9")
@@ -150,19 +194,28 @@ def test_budget_counts_only_today(tmp_path: Path) -> None:
     store = JsonlStore(tmp_path / "audit.jsonl")
     store.append(attempt("run-1", "fix", 1, cost=5.0, at=datetime(2020, 1, 1, tzinfo=UTC)))
     _recorder(store, max_cost_per_day_usd=1.0).check_budget("run-1")
-    with pytest.raises(BudgetExhaustedError, match="max_cost_per_run_usd=1.00 exhausted: spent \\$5.00 in 1 calls"):
+    with pytest.raises(
+        BudgetExhaustedError,
+        match=r"max_cost_per_run_usd=1\.00 exhausted: spent \$5\.00 in 1 calls",
+    ):
         _recorder(store, max_cost_per_run_usd=1.0).check_budget("run-1")
 
 
 def test_envelope_hash_and_deterministic_mode() -> None:
-    one = Envelope(trace_id="r1", operation="fix", instructions="do it", temperature=0, deterministic=True)
-    two = Envelope(trace_id="r2", operation="fix", instructions="do it", temperature=0, deterministic=True)
+    one = Envelope(
+        trace_id="r1", operation="fix", instructions="do it", temperature=0, deterministic=True
+    )
+    two = Envelope(
+        trace_id="r2", operation="fix", instructions="do it", temperature=0, deterministic=True
+    )
     other = Envelope(trace_id="r1", operation="fix", instructions="do it differently")
     assert len(one.envelope_hash) == 16 and int(one.envelope_hash, 16) >= 0
     assert one.envelope_hash == two.envelope_hash  # ids and times are not content
     assert one.envelope_id != two.envelope_id
     assert other.envelope_hash != one.envelope_hash
-    with pytest.raises(ValidationError, match=r"deterministic mode requires temperature == 0, got 0\.7"):
+    with pytest.raises(
+        ValidationError, match=r"deterministic mode requires temperature == 0, got 0\.7"
+    ):
         Envelope(trace_id="r", operation="fix", temperature=0.7, deterministic=True)
     with pytest.raises(ValidationError, match="deterministic"):
         Envelope(trace_id="r", operation="fix", deterministic=True)
@@ -183,7 +236,11 @@ def test_interaction_from_parse_result() -> None:
         operation="fix",
         final_text="z" * (MAX_RAW_OUTPUT_CHARS + 100),
         error_message="[fix] 2 validation errors",
-        field_errors=[FieldError(path="$.files[0]", category=ErrorCategory.REQUIRED_MISSING, message="missing")],
+        field_errors=[
+            FieldError(
+                path="$.files[0]", category=ErrorCategory.REQUIRED_MISSING, message="missing"
+            )
+        ],
         cost_usd=0.04,
         usage=TokenUsage(input_tokens=1200, output_tokens=300, thinking_tokens=50),
         duration_s=2.5,
@@ -193,12 +250,27 @@ def test_interaction_from_parse_result() -> None:
     )
     interaction = interaction_from_parse_result(envelope, result)
     r = interaction.result
-    assert (r.latency_ms, r.input_tokens, r.output_tokens, r.thinking_tokens) == (2500.0, 1200, 300, 50)
-    assert (r.success, r.validation_passed, r.status, r.attempt_number) == (False, False, Status.INVALID_OUTPUT, 1)
+    assert (r.latency_ms, r.input_tokens, r.output_tokens, r.thinking_tokens) == (
+        2500.0,
+        1200,
+        300,
+        50,
+    )
+    assert (r.success, r.validation_passed, r.status, r.attempt_number) == (
+        False,
+        False,
+        Status.INVALID_OUTPUT,
+        1,
+    )
     assert r.error_categories == ["required_missing"] and r.error == "[fix] 2 validation errors"
-    assert len(r.raw_output) == MAX_RAW_OUTPUT_CHARS and r.raw_output_chars == MAX_RAW_OUTPUT_CHARS + 100
+    assert (
+        len(r.raw_output) == MAX_RAW_OUTPUT_CHARS
+        and r.raw_output_chars == MAX_RAW_OUTPUT_CHARS + 100
+    )
     assert len(r.output_hash) == 16
     assert interaction.is_final is False  # attempt 2 of 2 may follow
     recorder = _recorder()
-    recorded = recorder.record_attempt(envelope.child("again"), result.model_copy(update={"attempt": 2}), latency_ms=10)
+    recorded = recorder.record_attempt(
+        envelope.child("again"), result.model_copy(update={"attempt": 2}), latency_ms=10
+    )
     assert recorded.is_final is True and recorder.store.recent(1)[0].attempt == 2

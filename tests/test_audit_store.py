@@ -55,8 +55,15 @@ def test_query_api(store: AuditStore) -> None:
     got = store.get(history[3].envelope_id)
     assert got is not None and got.model_dump() == history[3].model_dump()
     assert store.get("missing") is None
-    assert [(i.operation, i.attempt) for i in store.by_trace("run-a")] == [("fix", 1), ("fix", 2), ("lint", 1)]
-    assert [i.envelope_id for i in store.recent(2)] == [history[-1].envelope_id, history[-2].envelope_id]
+    assert [(i.operation, i.attempt) for i in store.by_trace("run-a")] == [
+        ("fix", 1),
+        ("fix", 2),
+        ("lint", 1),
+    ]
+    assert [i.envelope_id for i in store.recent(2)] == [
+        history[-1].envelope_id,
+        history[-2].envelope_id,
+    ]
     assert [(i.trace_id, i.attempt) for i in store.recent(10, min_attempt=2)] == [
         ("run-b", 3),
         ("run-b", 2),
@@ -88,7 +95,9 @@ def test_eight_processes_thousand_appends_each(tmp_path: Path) -> None:
     path = tmp_path / "audit.jsonl"
     context = multiprocessing.get_context("fork")
     start = context.Event()
-    workers = [context.Process(target=_append_many, args=(str(path), w, 1000, start)) for w in range(8)]
+    workers = [
+        context.Process(target=_append_many, args=(str(path), w, 1000, start)) for w in range(8)
+    ]
     for process in workers:
         process.start()
     start.set()
@@ -103,7 +112,11 @@ def test_eight_processes_thousand_appends_each(tmp_path: Path) -> None:
     ids = {r["envelope"]["envelope_id"] for r in records}
     assert len(ids) == 8000
     for worker in range(8):
-        mine = [r["result"]["raw_output"] for r in records if r["envelope"]["trace_id"] == f"run-{worker}"]
+        mine = [
+            r["result"]["raw_output"]
+            for r in records
+            if r["envelope"]["trace_id"] == f"run-{worker}"
+        ]
         # Each writer's records appear in the order it wrote them.
         assert [int(text.split()[3]) for text in mine] == list(range(1000))
     reader = JsonlStore(path)
@@ -194,7 +207,9 @@ def test_size_rotation_keeps_every_segment_queryable(tmp_path: Path) -> None:
     assert len(segments) > 3
     assert all(p.stat().st_size <= 4096 for p in segments)
     assert [i.envelope_id for i in store.iter_all()] == [i.envelope_id for i in written]
-    assert [i.envelope_id for i in store.recent(3)] == [i.envelope_id for i in reversed(written[-3:])]
+    assert [i.envelope_id for i in store.recent(3)] == [
+        i.envelope_id for i in reversed(written[-3:])
+    ]
     assert len(store.by_trace("run-1")) == 13
 
 
@@ -205,7 +220,9 @@ def test_daily_rotation(tmp_path: Path) -> None:
     assert (tmp_path / f"audit.{today}.jsonl").is_file()
     # An older day's segment is still read.
     old = tmp_path / "audit.2020-01-01.jsonl"
-    old.write_text(attempt("run-old", "fix", 1, at=NOW - timedelta(days=3)).model_dump_json() + "\n")
+    old.write_text(
+        attempt("run-old", "fix", 1, at=NOW - timedelta(days=3)).model_dump_json() + "\n"
+    )
     os.utime(old, (1_577_880_000, 1_577_880_000))
     assert {i.trace_id for i in store.iter_all()} == {"run-a", "run-old"}
 
@@ -236,7 +253,9 @@ class _Stats(NullStats):
     def __init__(self) -> None:
         self.calls: list[tuple[str, int, dict[str, str] | None]] = []
 
-    def incr(self, stat: str, count: int = 1, rate: float = 1, *, tags: dict[str, str] | None = None) -> None:
+    def incr(
+        self, stat: str, count: int = 1, rate: float = 1, *, tags: dict[str, str] | None = None
+    ) -> None:
         self.calls.append((stat, count, tags))
 
 
@@ -304,7 +323,10 @@ class _Flaky:
 
 
 def _client_error(code: str, status: int) -> ClientError:
-    return ClientError({"Error": {"Code": code, "Message": code}, "ResponseMetadata": {"HTTPStatusCode": status}}, "Op")
+    return ClientError(
+        {"Error": {"Code": code, "Message": code}, "ResponseMetadata": {"HTTPStatusCode": status}},
+        "Op",
+    )
 
 
 def test_s3_store_query_api(s3_client: Any) -> None:
@@ -316,7 +338,11 @@ def test_s3_store_query_api(s3_client: Any) -> None:
     key = store.key_for(history[1])
     assert key == f"team/audit/run-a/{history[1].envelope_id}-1.json"
     assert s3_client.get_object(Bucket="audit", Key=key)["Body"].read()
-    assert [(i.operation, i.attempt) for i in store.by_trace("run-a")] == [("fix", 1), ("fix", 2), ("lint", 1)]
+    assert [(i.operation, i.attempt) for i in store.by_trace("run-a")] == [
+        ("fix", 1),
+        ("fix", 2),
+        ("lint", 1),
+    ]
     got = store.get(history[4].envelope_id)
     assert got is not None and got.envelope_id == history[4].envelope_id
     assert len(list(store.iter_all())) == 8
@@ -335,7 +361,12 @@ def test_s3_transient_faults_are_retried_then_recovered(s3_client: Any) -> None:
     assert put.calls == 3 and len(sleeps) == 2
     assert sleeps[1] > sleeps[0] * 0.9 or sleeps[1] >= 0.2  # backs off
 
-    _Flaky(s3_client, "get_object", EndpointConnectionError(endpoint_url="https://s3.invalid"), failures=1)
+    _Flaky(
+        s3_client,
+        "get_object",
+        EndpointConnectionError(endpoint_url="https://s3.invalid"),
+        failures=1,
+    )
     assert [i.envelope_id for i in store.by_trace("run-a")] == [item.envelope_id]
     assert len(sleeps) == 3
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from autofix.audit.envelope import Interaction
+from autofix.audit.envelope import Interaction, scrub
 from autofix.audit.store import AuditStore
 from autofix.config import AlertSettings
-from autofix.redact import redact, redact_obj
+from autofix.redact import redact
 
 log = logging.getLogger("autofix.audit")
 
@@ -123,7 +123,7 @@ class RetryAlert:
             "error_categories": dict(categories.most_common(5)),
             "recent_traces": list(dict.fromkeys(item.trace_id for item in failed))[:5],
         }
-        cleaned = redact_obj(payload)
+        cleaned = scrub(payload)
         return cleaned if isinstance(cleaned, dict) else payload
 
     def fire(self, payload: dict[str, Any]) -> None:

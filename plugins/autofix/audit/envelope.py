@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -23,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from autofix.redact import redact, redact_obj
+from autofix.redact import REDACTED, redact, redact_obj
 from autofix.result import FieldError, ParseResult, RetryClass, Status, truncate
 
 # Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
@@ -51,6 +52,29 @@ def utcnow() -> datetime:
 
 def new_id() -> str:
     return uuid.uuid4().hex
+
+
+# A mapping key that names a secret: its value is dropped whatever it looks like.
+_SECRET_KEY = re.compile(
+    r"(?i)(api[_-]?key|access[_-]?key|secret|token(?!s|_count|_usage)|passw(or)?d|pwd|credential|authorization|auth[_-]?header|cookie|session[_-]?key|private[_-]?key)"
+)
+
+
+def scrub(value: Any) -> Any:
+    """``redact_obj`` plus key awareness: ``{"token": "abc..."}`` loses its value too."""
+    if isinstance(value, dict):
+        return {
+            key: REDACTED
+            if isinstance(key, str)
+            and _SECRET_KEY.search(key)
+            and isinstance(item, str)
+            and item != ""
+            else scrub(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [scrub(item) for item in value]
+    return redact_obj(value)
 
 
 def _stored(info: ValidationInfo) -> bool:
@@ -126,7 +150,7 @@ class Envelope(BaseModel):
     ) -> dict[str, Any] | None:
         if value is None or _stored(info):
             return value
-        cleaned = redact_obj(value)
+        cleaned = scrub(value)
         return cleaned if isinstance(cleaned, dict) else {}
 
     @field_validator("tools_allowed")
@@ -219,7 +243,7 @@ class InteractionResult(BaseModel):
     @field_validator("parsed_output")
     @classmethod
     def _redact_parsed(cls, value: Any, info: ValidationInfo) -> Any:
-        return value if _stored(info) else redact_obj(value)
+        return value if _stored(info) else scrub(value)
 
     @field_validator("matched_rules")
     @classmethod
@@ -308,27 +332,29 @@ def interaction_from_parse_result(
         latency_ms = (result.duration_s or 0.0) * 1000.0
     field_errors = list(result.field_errors)
     passed = result.success and not field_errors
+    fields: dict[str, Any] = dict(
+        raw_output=raw_output if raw_output is not None else (result.final_text or ""),
+        parsed_output=result.data,
+        validation_passed=passed,
+        validation_errors=field_errors,
+        latency_ms=max(0.0, latency_ms),
+        input_tokens=result.usage.input_tokens,
+        output_tokens=result.usage.output_tokens,
+        thinking_tokens=result.usage.thinking_tokens,
+        cost_usd=result.cost_usd,
+        attempt_number=attempt_number if attempt_number is not None else max(1, result.attempt),
+        error=result.error_message or None,
+        success=result.success,
+        status=result.status,
+        retry_class=result.retry_class,
+        session_id=result.session_id,
+        finish_reason=result.finish_reason,
+        noise_lines=result.noise_lines,
+        error_lines=result.error_lines,
+        matched_rules=list(result.matched_rules),
+    )
     return Interaction(
         envelope=envelope,
-        result=InteractionResult(
-            raw_output=raw_output if raw_output is not None else (result.final_text or ""),
-            parsed_output=result.data,
-            validation_passed=passed,
-            validation_errors=field_errors,
-            latency_ms=max(0.0, latency_ms),
-            input_tokens=result.usage.input_tokens,
-            output_tokens=result.usage.output_tokens,
-            thinking_tokens=result.usage.thinking_tokens,
-            cost_usd=result.cost_usd,
-            attempt_number=attempt_number if attempt_number is not None else max(1, result.attempt),
-            error=result.error_message or None,
-            success=result.success,
-            status=result.status,
-            retry_class=result.retry_class,
-            session_id=result.session_id,
-            finish_reason=result.finish_reason,
-            noise_lines=result.noise_lines,
-            error_lines=result.error_lines,
-            matched_rules=list(result.matched_rules),
-        ),
+        # Redacted again on purpose: a ParseResult changed by model_copy skips its validators.
+        result=InteractionResult.model_validate(fields),
     )

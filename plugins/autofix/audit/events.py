@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from autofix.audit.envelope import new_id, utcnow
-from autofix.redact import redact, redact_obj
+from autofix.audit.envelope import new_id, scrub, utcnow
+from autofix.redact import redact
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 
@@ -119,7 +119,7 @@ class AuditEvent(BaseModel):
     def _redact_data(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if info.context and info.context.get("stored"):
             return value
-        cleaned = redact_obj(value)
+        cleaned = scrub(value)
         return cleaned if isinstance(cleaned, dict) else {}
 
     @classmethod

@@ -216,7 +216,9 @@ def build_report(
         total_tokens=sum(snap.tokens.values()),
         top_error_types=[
             ErrorTypeRow(category=category, count=count, share=round(count / total_errors, 4))
-            for category, count in snap.validation_error_types.most_common(top)
+            for category, count in sorted(
+                snap.validation_error_types.items(), key=lambda kv: (-kv[1], kv[0])
+            )[:top]
         ],
         failure_statuses=dict(statuses.most_common()),
         recovery_by_error_type=sorted(
@@ -270,7 +272,9 @@ def _table(headers: list[str], rows: list[list[str]], markdown: bool) -> list[st
         return lines
     widths = [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(len(headers))]
     lines = ["  ".join(headers[i].ljust(widths[i]) for i in range(len(headers))).rstrip()]
-    lines += ["  ".join(row[i].ljust(widths[i]) for i in range(len(headers))).rstrip() for row in rows]
+    lines += [
+        "  ".join(row[i].ljust(widths[i]) for i in range(len(headers))).rstrip() for row in rows
+    ]
     return lines
 
 

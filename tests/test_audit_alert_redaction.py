@@ -1,0 +1,292 @@
+"""The retry alert (log, webhook to a real local server, notifier) and redaction everywhere."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from audit_support import NOW, TM, attempt
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autofix import redact as redact_module
+from autofix.audit import (
+    AuditRecorder,
+    Envelope,
+    EventName,
+    JsonlStore,
+    MemoryStore,
+    RetryAlert,
+    build_report,
+    compute_metrics,
+    render,
+    to_prometheus,
+)
+from autofix.audit.metrics import NullStats
+from autofix.config import AlertSettings
+from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status
+
+
+class _Hook(BaseHTTPRequestHandler):
+    received: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).received.append({"path": self.path, "body": json.loads(body)})
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        return None
+
+
+@pytest.fixture
+def webhook() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    received: ClassVar[list[dict[str, Any]]] = []
+    handler = type("Hook", (_Hook,), {"received": received})
+    server = HTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/hooks/T000/secret-path", received
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _retries(store: MemoryStore, passed: int, failed: int) -> None:
+    m = timedelta(minutes=1)
+    for n in range(failed):
+        store.append(attempt(f"run-{n}", "fix", 2, errors=(TM,), at=NOW + n * m))
+    for n in range(passed):
+        store.append(attempt(f"run-ok-{n}", "fix", 2, at=NOW + (failed + n) * m))
+
+
+def test_alert_fires_below_threshold(
+    webhook: tuple[str, list[dict[str, Any]]], caplog: pytest.LogCaptureFixture
+) -> None:
+    url, received = webhook
+    store = MemoryStore()
+    _retries(store, passed=1, failed=3)  # 25% of 4 retries recovered
+    notified: list[dict[str, Any]] = []
+    alert = RetryAlert(
+        AlertSettings(window=4, min_retries=2, retry_success_threshold=0.5, webhook_url=url),
+        notifier=notified.append,
+    )
+    with caplog.at_level("WARNING", logger="autofix.audit"):
+        payload = alert.check(store)
+    assert payload is not None and payload["rate"] == 0.25 and payload["retries"] == 4
+    assert "retry success rate 25% over the last 4 retries is below 50%" in caplog.text
+    assert [r["path"] for r in received] == ["/hooks/T000/secret-path"]
+    assert received[0]["body"]["alert"] == "autofix.retry_success_rate_low"
+    assert received[0]["body"]["error_categories"] == {"type_mismatch": 3}
+    assert notified == [payload]
+
+
+def test_alert_quiet_above_threshold_or_too_few_retries() -> None:
+    store = MemoryStore()
+    _retries(store, passed=3, failed=1)
+    notified: list[dict[str, Any]] = []
+    settings = AlertSettings(window=4, min_retries=2)
+    assert RetryAlert(settings, notifier=notified.append).check(store) is None
+    few = MemoryStore()
+    _retries(few, passed=0, failed=1)
+    assert RetryAlert(settings, notifier=notified.append).check(few) is None
+    assert RetryAlert(AlertSettings(enabled=False, min_retries=1)).check(few) is None
+    assert notified == []
+
+
+def test_alert_delivery_failures_are_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    store = MemoryStore()
+    _retries(store, passed=0, failed=3)
+
+    def broken(_: dict[str, Any]) -> None:
+        raise RuntimeError("notifier down")
+
+    # Port 9 (discard) on localhost refuses connections.
+    alert = RetryAlert(
+        AlertSettings(
+            window=3,
+            min_retries=1,
+            webhook_url="http://127.0.0.1:9/token-abc",
+            webhook_timeout_seconds=1,
+        ),
+        notifier=broken,
+    )
+    with caplog.at_level("WARNING", logger="autofix.audit"):
+        assert alert.check(store) is not None
+    assert "alert webhook to 127.0.0.1 failed" in caplog.text and "token-abc" not in caplog.text
+    assert "notifier down" in caplog.text
+
+
+def test_recorder_raises_alert_after_a_retry(caplog: pytest.LogCaptureFixture) -> None:
+    notified: list[dict[str, Any]] = []
+    store = MemoryStore()
+    recorder = AuditRecorder(
+        store,
+        alert=RetryAlert(AlertSettings(window=5, min_retries=2), notifier=notified.append),
+        stats=NullStats(),
+    )
+    recorder.record(attempt("run-1", "fix", 2, errors=(TM,), at=NOW))
+    assert notified == []  # one retry: no verdict yet
+    recorder.record(attempt("run-2", "fix", 1, errors=(TM,), at=NOW))
+    assert notified == []  # first attempts do not trigger the check
+    recorder.record(attempt("run-2", "fix", 2, errors=(TM,), at=NOW))
+    assert len(notified) == 1 and notified[0]["rate"] == 0.0
+
+
+# --------------------------------------------------------------------------- redaction
+
+SECRETS = {
+    "anthropic": "sk-ant-api03-Zq8xV1bN2mK3jH4gF5dS6aP7oI8uY9tR",
+    "openai": "sk-proj-Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9",
+    "github": "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+    "bearer": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "bearer_plain": "AbCdEfGh1234567890tokenValue",
+    "url_password": "hunter2-Sup3rS3cret",
+    "aws_key_id": "AKIAIOSFODNN7EXAMPLE",
+    "aws_secret": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "password_kv": "correct-horse-battery",
+}
+
+
+def _planted() -> str:
+    s = SECRETS
+    return (
+        f"key {s['anthropic']} and {s['openai']} gh {s['github']}; "
+        f"Authorization: Bearer {s['bearer']} / token {s['bearer_plain']}; "
+        f"db postgres://admin:{s['url_password']}@db.internal:5432/app; "
+        f"aws {s['aws_key_id']} aws_secret_access_key={s['aws_secret']} password={s['password_kv']}"
+    )
+
+
+def test_no_secret_in_any_record_event_log_or_metric(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    planted = _planted()
+    path = tmp_path / "audit.jsonl"
+    stats_seen: list[str] = []
+
+    class Stats(NullStats):
+        def incr(
+            self, stat: str, count: int = 1, rate: float = 1, *, tags: dict[str, str] | None = None
+        ) -> None:
+            stats_seen.append(stat + json.dumps(tags))
+
+        def gauge(
+            self,
+            stat: str,
+            value: float,
+            rate: float = 1,
+            delta: bool = False,
+            *,
+            tags: dict[str, str] | None = None,
+        ) -> None:
+            stats_seen.append(stat + json.dumps(tags))
+
+    store = JsonlStore(path)
+    recorder = AuditRecorder(
+        store,
+        stats=Stats(),
+        alert=RetryAlert(
+            AlertSettings(min_retries=1), notifier=lambda p: stats_seen.append(json.dumps(p))
+        ),
+    )
+    envelope = Envelope(
+        trace_id="manual__2026-03-01T10:00:00+00:00",
+        causation_id=f"task {planted}",
+        operation=f"fix {SECRETS['anthropic']}",
+        agent_id=SECRETS["github"],
+        model=f"sonnet?key={SECRETS['openai']}",
+        instructions=f"Fix the build. {planted}",
+        context={
+            "env": {"API_KEY": SECRETS["openai"], "note": planted},
+            "urls": [f"https://u:{SECRETS['url_password']}@x.io"],
+        },
+        tools_allowed=[f"Bash(curl -H 'Authorization: Bearer {SECRETS['bearer']}')"],
+        expected_output_schema={"type": "object", "description": planted},
+    )
+    result = ParseResult(
+        success=False,
+        status=Status.INVALID_OUTPUT,
+        retry_class=RetryClass.INVALID_OUTPUT,
+        final_text=f"here you go {planted}",
+        error_message=f"[fix] failed: {planted}",
+        data={"token": SECRETS["bearer_plain"], "nested": [planted]},
+        field_errors=[
+            FieldError(
+                path="$.x", category=ErrorCategory.TYPE_MISMATCH, message=planted, actual=planted
+            )
+        ],
+        matched_rules=[f"rule-{SECRETS['github']}"],
+        noise_lines=1,
+        cost_usd=0.1,
+    )
+    with caplog.at_level("DEBUG", logger="autofix.audit"):
+        recorder.record_attempt(envelope, result, raw_output=f"raw {planted}")
+        recorder.record_attempt(
+            envelope.child(f"retry {planted}"), result.model_copy(update={"attempt": 2})
+        )
+        recorder.event(
+            EventName.AGENT_STARTED,
+            envelope=envelope,
+            data={
+                "argv": ["claude", "-p", planted],
+                "env": {"ANTHROPIC_API_KEY": SECRETS["anthropic"]},
+            },
+        )
+        recorder.event(EventName.VALIDATION_FAILED, envelope=envelope, data={"error": planted})
+
+    interactions = list(store.iter_all())
+    outputs = {
+        "store file": path.read_text(),
+        "prometheus": to_prometheus(compute_metrics(interactions)),
+        "report": render(build_report(interactions), "json")
+        + render(build_report(interactions), "text"),
+        "logs": "\n".join(r.getMessage() for r in caplog.records if r.levelno >= logging.DEBUG),
+        "stats": "\n".join(stats_seen),
+        "summary": recorder.run_summary(envelope.trace_id).model_dump_json(),
+    }
+    assert "[REDACTED]" in outputs["store file"]
+    assert len(interactions) == 2 and len(store.events(envelope.trace_id)) == 2
+    assert any("rate" in line for line in stats_seen)  # the alert payload was checked too
+    for where, text in outputs.items():
+        for name, secret in SECRETS.items():
+            assert secret not in text, f"{name} secret leaked into {where}"
+
+
+def _ungated(text: str) -> str:
+    for pattern, replacement in redact_module._PATTERNS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+_PIECES = [
+    *SECRETS.values(),
+    "Token ",
+    "PASSWORD=",
+    "api_key: ",
+    "https://a:b@c/",
+    "Bearer ",
+    "AWS_SECRET_ACCESS_KEY=",
+    " ",
+    "\n",
+    "x",
+    "é",
+    "sk-",
+    "Auth",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=12), max_size=25))
+def test_redaction_hints_never_change_the_result(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert redact_module.redact(text) == _ungated(text)
