@@ -149,7 +149,11 @@ class AuditRecorder:
             attempt=attempt,
             data=dict(data or {}),
         )
-        self._seed_order(event)
+        if event.name != EventName.AGENT_STARTED:
+            # A chain can start here only with agent.started; anything else continues a chain
+            # an earlier task (another process) began, so learn it from the store, once.
+            self._seed_order(event)
+        self._seeded.add((event.trace_id, event.operation))
         violation = self._order.check(event)
         if violation is not None:
             # Still recorded; the event carries the finding and the run summary flags it.
@@ -161,7 +165,6 @@ class AuditRecorder:
         return event
 
     def _seed_order(self, event: AuditEvent) -> None:
-        # Each Airflow task is its own process: learn the chain's last event from the store once.
         key = (event.trace_id, event.operation)
         if key in self._seeded:
             return
