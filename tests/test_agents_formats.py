@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from autofix.agents import (
     FORMAT_NAMES,
     AgentRequest,
@@ -16,8 +19,6 @@ from autofix.agents import (
     get_format,
     parse_output,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def claude_result(**fields: Any) -> str:

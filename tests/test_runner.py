@@ -14,6 +14,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+
 from autofix.runner import Runner, RunnerError, RunResult, run
 
 PY = sys.executable
@@ -354,3 +355,14 @@ def test_memory_stays_bounded_for_200mb_of_output() -> None:
     assert report["seen"] == [1_900_001, 10_000]
     growth_mb = (report["peak_kb"] - report["base_kb"]) / 1024
     assert growth_mb < 40, f"RSS grew by {growth_mb:.1f} MB"
+
+
+def test_timeout_holds_after_the_child_closes_its_pipes() -> None:
+    result = run(
+        py("import os, time; print('bye', flush=True); os.close(1); os.close(2); time.sleep(30)"),
+        timeout=1.0,
+        grace=0.5,
+    )
+    assert result.timed_out == "wall"
+    assert result.duration_s < 3
+    assert result.stdout_tail == "bye"

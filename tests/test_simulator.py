@@ -14,6 +14,7 @@ from typing import Any
 import psutil
 import pytest
 import yaml
+
 from autofix.agents import (
     AgentOutcome,
     AgentRequest,

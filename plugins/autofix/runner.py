@@ -77,6 +77,11 @@ class RunResult:
         return ended
 
 
+def _sleep(seconds: float) -> list[tuple[selectors.SelectorKey, int]]:
+    time.sleep(max(seconds, 0.0))
+    return []
+
+
 def _fmt_seconds(value: float) -> str:
     return f"{value:g}s" if value == int(value) else f"{value:.1f}s"
 
@@ -331,14 +336,17 @@ class Runner:
         exited_at: float | None = None
         killed_at: float | None = None
         try:
-            while selector.get_map():
+            # Until both pipes are at EOF *and* the child exited: a child may close its pipes
+            # and keep running, and the timeouts must still hold then.
+            while selector.get_map() or proc.poll() is None:
                 now = time.monotonic()
                 wait = _POLL_S
                 if self._timeout is not None:
                     wait = min(wait, start + self._timeout - now)
                 if self._idle_timeout is not None:
                     wait = min(wait, last_output + self._idle_timeout - now)
-                for key, _ in selector.select(max(wait, 0.0)):
+                ready = selector.select(max(wait, 0.0)) if selector.get_map() else _sleep(wait)
+                for key, _ in ready:
                     stream: _LineStream = key.data
                     fileobj: IO[bytes] = key.fileobj  # type: ignore[assignment]
                     try:
