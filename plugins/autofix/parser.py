@@ -136,8 +136,11 @@ class ResponseParser:
             status = _RUN_STATUS.get(run_status, Status.FAILED)
             return fail(status, [f"Run status {run_status!r}", *_block_lines(blocks)])
         if exit_code != 0:
-            lines = _block_lines(blocks) or list(err.tail[-3:]) or (out.tail[-3:] if out else [])
-            return fail(Status.FAILED, [f"Exit code {exit_code}", *lines])
+            quoted = _block_lines(blocks)[:2]
+            if quoted:
+                return fail(Status.FAILED, [*quoted, f"(exit code {exit_code})"])
+            tail = list(err.tail[-2:]) or (list(out.tail[-2:]) if out else [])
+            return fail(Status.FAILED, [f"Exit code {exit_code}", *tail])
         if blocks:
             return fail(Status.FAILED, _block_lines(blocks))
         if isinstance(stderr, str | bytes) and stderr and log.isEnabledFor(logging.DEBUG):

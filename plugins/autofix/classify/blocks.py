@@ -81,21 +81,24 @@ class BlockText:
         return "\n".join(lines)
 
 
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Group|Interrupt|Exit|Warning)\b")
+
+
 def headline(text: str) -> str:
     """The line that says what went wrong: a traceback's exception line, else the first line."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         return ""
     if _TRACEBACK_HEAD.match(lines[0]) or _SOURCE_LOCATION.match(lines[0]):
-        for line in reversed(lines):
-            stripped = line.strip(" \t|+")
-            if (
-                stripped
-                and not line[:1].isspace()
-                and not _CHAIN.match(line)
-                and not line.startswith("…")
-            ):
-                return stripped
+        exceptions = [line.strip(" \t|+-") for line in lines]
+        exceptions = [line for line in exceptions if _EXCEPTION_LINE.match(line)]
+        groups = [
+            line for line in exceptions if line.startswith(("ExceptionGroup", "BaseExceptionGroup"))
+        ]
+        if groups:
+            return groups[0]
+        if exceptions:
+            return exceptions[-1]
         return lines[-1].strip()
     return lines[0].strip()
 

@@ -324,6 +324,14 @@ _ERRORS = [
         both_streams=True,
     ),
     _rule(
+        "tap-failure",
+        "error",
+        "regex",
+        r"^(?:not ok \d+|# fail [1-9])",
+        "a TAP test failure (node --test, prove)",
+        both_streams=True,
+    ),
+    _rule(
         "build-failure",
         "error",
         "regex",
