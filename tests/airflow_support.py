@@ -28,15 +28,23 @@ def ensure_db() -> None:
         [str(airflow), "db", "migrate"], capture_output=True, text=True, timeout=300, check=False
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"airflow db migrate failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+        raise RuntimeError(
+            f"airflow db migrate failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+        )
     _MIGRATED = True
 
 
 @dataclass
 class DagRunOutcome:
+    dag_id: str
+    run_id: str
     state: str
     task_states: dict[str, str]
+    try_numbers: dict[str, int]
     xcoms: dict[str, Any] = field(default_factory=dict)
+
+    def xcoms_by_key(self, task_id: str, key: str) -> Any:
+        return _xcom_values(self.dag_id, self.run_id, key).get(task_id)
 
 
 def run_dag(dag_id: str, source: str, conf: dict[str, Any] | None = None) -> DagRunOutcome:
@@ -48,25 +56,30 @@ def run_dag(dag_id: str, source: str, conf: dict[str, Any] | None = None) -> Dag
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    dag = getattr(module, "dag")
+    dag = module.dag
     dag_run = dag.test(run_conf=conf)
-    task_states = {ti.task_id: str(ti.state) for ti in dag_run.get_task_instances()}
+    instances = dag_run.get_task_instances()
     return DagRunOutcome(
+        dag_id=dag_id,
+        run_id=dag_run.run_id,
         state=str(dag_run.state),
-        task_states=task_states,
-        xcoms=_return_values(dag_id, dag_run.run_id),
+        task_states={ti.task_id: str(ti.state) for ti in instances},
+        try_numbers={ti.task_id: int(ti.try_number) for ti in instances},
+        xcoms=_xcom_values(dag_id, dag_run.run_id, "return_value"),
     )
 
 
-def _return_values(dag_id: str, run_id: str) -> dict[str, Any]:
+def _xcom_values(dag_id: str, run_id: str, key: str) -> dict[str, Any]:
     from airflow.models.xcom import XComModel
+    from airflow.sdk.serde import deserialize
     from airflow.utils.session import create_session
 
     values: dict[str, Any] = {}
     with create_session() as session:
-        rows = session.scalars(
-            XComModel.get_many(run_id=run_id, dag_ids=dag_id, key="return_value")
-        ).all()
+        rows = session.scalars(XComModel.get_many(run_id=run_id, dag_ids=dag_id, key=key)).all()
         for row in rows:
-            values[row.task_id] = XComModel.deserialize_value(row)
+            value = XComModel.deserialize_value(row)
+            if isinstance(value, dict) and "__classname__" in value:
+                value = deserialize(value)
+            values[row.task_id] = value
     return values

@@ -1,0 +1,432 @@
+"""One agent task end to end, without Airflow: run the agent, parse, validate, audit.
+
+The operators are thin shells around :class:`AgentTask`; the benchmark and the tests drive it
+directly too. Each attempt goes: AgentFormat.command → Runner (live lines) → EventParser +
+Classifier → ResponseParser → optional validation → audit record + events.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import BaseModel
+
+from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, FinishReason
+from autofix.agents.registry import get_format
+from autofix.audit import AuditRecorder, Envelope, EventName
+from autofix.audit.envelope import RetryPolicy
+from autofix.config import AutofixConfig
+from autofix.parser import ResponseParser
+from autofix.redact import redact, register_secret
+from autofix.result import ParseResult, RetryClass, Status, format_error_message
+from autofix.runner import Runner, RunnerError
+from autofix.validation import (
+    AttemptLoop,
+    AttemptPolicy,
+    AttemptRecord,
+    AttemptRequest,
+    LLMReply,
+    OutputValidator,
+    ValidationRun,
+    resolve_schema,
+)
+
+LogLine = Callable[[str], None]
+
+MAX_LOGGED_LINE_CHARS = 4000
+SECRET_ENV_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH")
+
+
+class AgentCallError(Exception):
+    """An attempt failed for a reason validation cannot fix (transient, permanent, crash)."""
+
+    def __init__(self, result: ParseResult) -> None:
+        super().__init__(result.error_message or result.status.value)
+        self.result = result
+
+
+@dataclass(frozen=True)
+class TraceContext:
+    """Who caused the call: the DAG run (trace) and the task try (causation)."""
+
+    trace_id: str
+    causation_id: str | None = None
+    tenant_id: str = "default"
+
+
+@dataclass
+class AgentTaskSpec:
+    """Everything one agent task needs, already rendered (no templates left)."""
+
+    agent: str
+    prompt: str
+    operation: str = ""
+    command: list[str] | None = None
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    timeout: float | None = 3600.0
+    idle_timeout: float | None = None
+    grace: float = 10.0
+    model: str | None = None
+    agent_options: dict[str, Any] = field(default_factory=dict)
+    resume_session_id: str | None = None
+    output_schema: type[BaseModel] | str | None = None
+    max_attempts: int | None = None
+    retry_enabled: bool | None = None
+    patterns: str | None = None
+
+
+def secret_env_values(env: Mapping[str, str]) -> list[str]:
+    """Values of env vars whose names look secret; they are masked in every log."""
+    return [
+        value
+        for name, value in env.items()
+        if value and any(marker in name.upper() for marker in SECRET_ENV_MARKERS)
+    ]
+
+
+def _log_safe(line: str) -> str:
+    if len(line) > MAX_LOGGED_LINE_CHARS:
+        line = line[:MAX_LOGGED_LINE_CHARS] + f" …[{len(line) - MAX_LOGGED_LINE_CHARS} more chars]"
+    return redact(line)
+
+
+def _reply_from(result: ParseResult) -> LLMReply:
+    return LLMReply(
+        text=result.final_text or "",
+        finish_reason=result.finish_reason,
+        structured_output=result.data,
+        session_id=result.session_id,
+        usage=result.usage,
+        cost_usd=result.cost_usd,
+    )
+
+
+class AgentTask:
+    """Runs one agent task: a single call, or a validated loop when a schema is given."""
+
+    def __init__(
+        self,
+        spec: AgentTaskSpec,
+        *,
+        config: AutofixConfig,
+        trace: TraceContext,
+        recorder: AuditRecorder | None = None,
+        parser: ResponseParser | None = None,
+        log: logging.Logger | None = None,
+        log_line: LogLine | None = None,
+    ) -> None:
+        self.spec = spec
+        self.config = config
+        self.trace = trace
+        self.recorder = recorder
+        self.parser = parser or ResponseParser(spec.patterns)
+        self.log = log or logging.getLogger("autofix.task")
+        self._log_line = log_line or self.log.info
+        self.format: AgentFormat = get_format(spec.agent)
+        self._runner: Runner | None = None
+        self._killed = False
+        self._last_envelope: Envelope | None = None
+        for secret in secret_env_values(spec.env):
+            register_secret(secret)
+
+    # -- control ------------------------------------------------------------------------
+
+    def kill(self) -> None:
+        """Stop the running agent (process group); safe from another thread."""
+        self._killed = True
+        if self._runner is not None:
+            self._runner.kill()
+
+    @contextmanager
+    def _group(self, title: str) -> Iterator[None]:
+        # Airflow's log view folds ::group:: sections.
+        self._log_line(f"::group::{title}")
+        try:
+            yield
+        finally:
+            self._log_line("::endgroup::")
+
+    # -- one attempt --------------------------------------------------------------------
+
+    def _envelope(self, prompt: str, attempt: int, schema: type[BaseModel] | None) -> Envelope:
+        previous = self._last_envelope
+        causation = previous.envelope_id if previous is not None else self.trace.causation_id
+        envelope = Envelope(
+            trace_id=self.trace.trace_id,
+            causation_id=causation,
+            tenant_id=self.trace.tenant_id,
+            operation=self.spec.operation or "agent_call",
+            agent_id=self.spec.agent,
+            agent_type=self.format.name,
+            model=self.spec.model,
+            instructions=prompt,
+            context={"cwd": self.spec.cwd or "", "attempt": attempt},
+            expected_output_schema=schema.model_json_schema() if schema is not None else None,
+            response_format="json_schema" if schema is not None else "text",
+            retry_policy=RetryPolicy(max_attempts=self._policy().allowed_attempts),
+        )
+        self._last_envelope = envelope
+        return envelope
+
+    def call_once(
+        self,
+        prompt: str,
+        *,
+        attempt: int = 1,
+        resume_session_id: str | None = None,
+        schema: type[BaseModel] | None = None,
+    ) -> ParseResult:
+        """Run the agent once and return the parser's verdict (validation is not applied)."""
+        spec = self.spec
+        operation = spec.operation
+        envelope = self._envelope(prompt, attempt, schema) if self.recorder else None
+        if self.recorder is not None and envelope is not None:
+            self.recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=attempt)
+        request = AgentRequest(
+            prompt=prompt,
+            resume_session_id=resume_session_id,
+            model=spec.model,
+            output_schema=schema.model_json_schema() if schema is not None else None,
+            options={**spec.agent_options, "operation": operation},
+        )
+        started = time.monotonic()
+        result = self._execute(request, attempt)
+        result = result.model_copy(
+            update={"duration_s": round(time.monotonic() - started, 3), "agent": spec.agent}
+        )
+        if self.recorder is not None and envelope is not None:
+            self.recorder.event(
+                EventName.AGENT_COMPLETED,
+                envelope=envelope,
+                attempt=attempt,
+                data={"status": result.status.value, "exit_code": result.exit_code},
+            )
+            self.recorder.record_attempt(
+                envelope,
+                result,
+                raw_output=result.final_text,
+                latency_ms=(result.duration_s or 0) * 1000,
+                attempt_number=attempt,
+            )
+        return result
+
+    def _execute(self, request: AgentRequest, attempt: int) -> ParseResult:
+        spec = self.spec
+        operation = spec.operation
+        try:
+            invocation = self.format.command(request, spec.command)
+        except (ValueError, OSError) as exc:
+            return self._config_failure(f"cannot build the {spec.agent} command: {exc}")
+        events = self.format.parser()
+        stream_events = self.format.has_event_stream
+        stderr_classifier = self.parser.classifier(operation, stream="stderr")
+        stdout_classifier = None if stream_events else self.parser.classifier(operation, "stdout")
+        log_line = self._log_line
+
+        def on_stdout(line: str) -> None:
+            if stream_events:
+                events.feed(line)
+            elif stdout_classifier is not None:
+                stdout_classifier.feed_line(line)
+            log_line(_log_safe(line))
+
+        def on_stderr(line: str) -> None:
+            stderr_classifier.feed_line(line)
+            log_line("[stderr] " + _log_safe(line))
+
+        try:
+            runner = Runner(
+                invocation.argv,
+                stdin=invocation.stdin,
+                env={**spec.env, **invocation.env},
+                cwd=spec.cwd,
+                timeout=spec.timeout,
+                idle_timeout=spec.idle_timeout,
+                grace=spec.grace,
+                on_stdout=on_stdout,
+                on_stderr=on_stderr,
+            )
+        except (RunnerError, ValueError) as exc:
+            return self._config_failure(str(exc))
+        self._runner = runner
+        if self._killed:
+            runner.kill()
+        argv_shown = " ".join(invocation.argv[:3]) + (" …" if len(invocation.argv) > 3 else "")
+        with self._group(f"{spec.agent} output: {operation or 'agent'} attempt {attempt}"):
+            self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
+            try:
+                run = runner.run()
+            except RunnerError as exc:
+                return self._config_failure(str(exc))
+            except Exception as exc:  # a crash of our own machinery is reported, never hidden
+                return self.parser.parse(None, operation=operation, crash=exc)
+            finally:
+                self._runner = None
+        outcome: AgentOutcome | None = (
+            events.finish(run.exit_code, run.stderr_tail) if stream_events else None
+        )
+        timeout_hit: float | None = None
+        if run.timed_out is not None:
+            timeout_hit = run.timeout_s or spec.timeout or run.duration_s
+        result = self.parser.parse(
+            run.exit_code,
+            stderr_classifier.finish(),
+            stdout_classifier.finish() if stdout_classifier is not None else "",
+            operation=operation,
+            agent_outcome=outcome,
+            has_event_stream=stream_events,
+            timed_out_after=timeout_hit,
+            signal_name=None if run.timed_out else run.signal_name,
+        )
+        if outcome is not None and outcome.structured_output is not None and result.data is None:
+            result = result.model_copy(update={"data": outcome.structured_output})
+        return result
+
+    def _config_failure(self, message: str) -> ParseResult:
+        return ParseResult(
+            success=False,
+            status=Status.FAILED,
+            operation=self.spec.operation,
+            retry_class=RetryClass.PERMANENT,
+            error_message=format_error_message(self.spec.operation, [message]),
+            agent=self.spec.agent,
+        )
+
+    # -- the task -----------------------------------------------------------------------
+
+    def _policy(self) -> AttemptPolicy:
+        return AttemptPolicy.from_settings(
+            self.config.validation,
+            max_attempts=self.spec.max_attempts,
+            retry_enabled=self.spec.retry_enabled,
+        )
+
+    def run(self) -> ParseResult:
+        """One call, or the validated attempt loop when ``output_schema`` is set."""
+        if self.spec.output_schema is None:
+            result = self.call_once(self.spec.prompt, resume_session_id=self.spec.resume_session_id)
+            self._verdict(result)
+            return result
+        return self.run_validated(resolve_schema(self.spec.output_schema))
+
+    def run_validated(self, schema: type[BaseModel]) -> ParseResult:
+        policy = self._policy()
+        validator = OutputValidator(schema)
+        last: dict[str, ParseResult] = {}
+
+        def call(request: AttemptRequest) -> object:
+            if request.attempt > 1:
+                self._validation_event(EventName.RETRY_STARTED, request.attempt)
+            session = request.resume_session_id or (
+                self.spec.resume_session_id if request.attempt == 1 else None
+            )
+            result = self.call_once(
+                request.prompt, attempt=request.attempt, resume_session_id=session, schema=schema
+            )
+            result = result.model_copy(update={"attempt": request.attempt})
+            last["result"] = result
+            if result.success or result.retry_class is RetryClass.INVALID_OUTPUT:
+                return _reply_from(result)
+            if result.status is Status.REFUSED:
+                return replace(_reply_from(result), finish_reason=FinishReason.REFUSAL.value)
+            raise AgentCallError(result)
+
+        def on_attempt(record: AttemptRecord) -> None:
+            outcome = record.outcome
+            if record.attempt == 1:
+                self._validation_event(EventName.VALIDATION_STARTED, 1)
+                name = EventName.VALIDATION_PASSED if outcome.ok else EventName.VALIDATION_FAILED
+            else:
+                name = EventName.RETRY_PASSED if outcome.ok else EventName.RETRY_FAILED
+            categories = sorted({error.category.value for error in outcome.errors})
+            self._validation_event(name, record.attempt, {"error_categories": categories})
+
+        loop = AttemptLoop(
+            validator,
+            policy,
+            operation=self.spec.operation,
+            run_id=self.trace.trace_id,
+            resume="with_session_id" if self.format.supports_resume else "never",
+            on_attempt=on_attempt,
+        )
+        try:
+            run: ValidationRun[BaseModel] = loop.run(self.spec.prompt, call)
+        except AgentCallError as exc:
+            self._verdict(exc.result)
+            return exc.result
+        result = run.to_parse_result(last["result"], operation=self.spec.operation)
+        self._verdict(result)
+        return result
+
+    def run_group_attempt(
+        self, history: Sequence[ParseResult], max_attempts: int | None = None
+    ) -> ParseResult:
+        """One attempt of a ``retry_with_feedback`` group: attempt ``len(history) + 1``.
+
+        The previous attempts come from XCom; the same AttemptPolicy as the in-task loop
+        builds the feedback, so both ways in behave alike.
+        """
+        if self.spec.output_schema is None:
+            raise ValueError("a retry_with_feedback attempt needs output_schema")
+        schema = resolve_schema(self.spec.output_schema)
+        policy = self._policy()
+        if max_attempts is not None:
+            policy = replace(policy, max_attempts=max_attempts)
+        validator = OutputValidator(schema)
+        attempt = len(history) + 1
+        prompt, resume = self.spec.prompt, self.spec.resume_session_id
+        if history:
+            last = history[-1]
+            resumed = self.format.supports_resume and last.session_id is not None
+            prompt = policy.feedback(
+                history,
+                original_prompt=self.spec.prompt,
+                mode="resumed" if resumed else "full",
+                model=schema,
+                payload_format="YAML" if validator.payload_format == "yaml" else "JSON",
+            )
+            resume = last.session_id if resumed else None
+            self._validation_event(EventName.RETRY_STARTED, attempt)
+        result = self.call_once(prompt, attempt=attempt, resume_session_id=resume, schema=schema)
+        result = result.model_copy(update={"attempt": attempt, "attempts": attempt})
+        answerable = result.success or result.retry_class is RetryClass.INVALID_OUTPUT
+        if not answerable and result.status is not Status.REFUSED:
+            self._verdict(result)
+            return result
+        finish = FinishReason.REFUSAL.value if result.status is Status.REFUSED else None
+        text, reason = result.final_text or "", finish or result.finish_reason
+        outcome = (
+            validator.validate(text, reason)
+            if result.data is None
+            else validator.validate(text, reason, data=result.data)
+        )
+        if attempt == 1:
+            self._validation_event(EventName.VALIDATION_STARTED, 1)
+            name = EventName.VALIDATION_PASSED if outcome.ok else EventName.VALIDATION_FAILED
+        else:
+            name = EventName.RETRY_PASSED if outcome.ok else EventName.RETRY_FAILED
+        categories = sorted({error.category.value for error in outcome.errors})
+        self._validation_event(name, attempt, {"error_categories": categories})
+        validated = outcome.to_parse_result(
+            result, operation=self.spec.operation, attempt=attempt, attempts=attempt
+        )
+        if policy.decide([*history, validated]).done:
+            self._verdict(validated)
+        return validated
+
+    def _verdict(self, result: ParseResult) -> None:
+        name = EventName.RESULT_ACCEPTED if result.success else EventName.RESULT_REJECTED
+        self._validation_event(name, result.attempt, {"status": result.status.value})
+
+    def _validation_event(
+        self, name: EventName, attempt: int, data: dict[str, Any] | None = None
+    ) -> None:
+        if self.recorder is None or self._last_envelope is None:
+            return
+        self.recorder.event(name, envelope=self._last_envelope, attempt=attempt, data=data)

@@ -1,0 +1,162 @@
+"""retry_with_feedback: attempts as separate tasks in the Grid, each fed the previous errors.
+
+    attempt_1 → check_1 → attempt_2 → check_2 → … → attempt_N → check_N
+                  │  └──────────────────────────────────────────────┐
+                  └→ succeeded (pushes the valid ParseResult)        └→ failed (all attempts' errors)
+
+A check routes to the next attempt only while the attempt policy allows it (attempts left, errors
+not identical twice in a row). Branches skip only their direct downstream tasks that are not
+reachable from the chosen one, so the shared ``succeeded``/``failed`` tasks stay reachable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from airflow.sdk import BaseOperator, TaskGroup, TriggerRule
+from airflow.sdk.exceptions import AirflowFailException
+
+from autofix.operators.branch import ParseResultBranchOperator
+from autofix.operators.results import pull_results
+from autofix.operators.wrapper import AIWrapperOperator, load_task_config
+from autofix.result import ParseResult
+
+if TYPE_CHECKING:
+    from airflow.sdk import Context
+    from pydantic import BaseModel
+
+    from autofix.validation import AttemptPolicy
+
+
+class RetryGroupSucceededOperator(BaseOperator):
+    """Pushes the valid attempt's ParseResult, so ``group.output``-style pulls get one value."""
+
+    def __init__(self, *, attempt_task_ids: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.attempt_task_ids = list(attempt_task_ids)
+
+    def execute(self, context: Context) -> ParseResult:
+        for result in reversed(pull_results(context, self.attempt_task_ids)):
+            if result.success:
+                self.log.info("valid answer from attempt %d", result.attempt)
+                return result
+        raise AirflowFailException("no attempt produced a valid answer")
+
+
+class RetryGroupFailedOperator(BaseOperator):
+    """Fails the group with every attempt's errors and writes the failure report."""
+
+    def __init__(
+        self,
+        *,
+        attempt_task_ids: Sequence[str],
+        operation: str,
+        original_prompt: str,
+        config_path: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.attempt_task_ids = list(attempt_task_ids)
+        self.operation = operation
+        self.original_prompt = original_prompt
+        self.config_path = config_path
+
+    template_fields: Sequence[str] = ("original_prompt",)
+
+    def execute(self, context: Context) -> None:
+        from autofix.validation import AttemptPolicy, write_failure_report
+
+        config = load_task_config(self.operation, self.config_path)
+        history = pull_results(context, self.attempt_task_ids)
+        lines = [f"[{self.operation}] no valid answer after {len(history)} attempt(s)"]
+        for result in history:
+            errors = "; ".join(f"{e.path} ({e.category.value})" for e in result.field_errors[:5])
+            lines.append(
+                f"  attempt {result.attempt}: {result.status.value}: {errors or result.error_message}"
+            )
+        if history:
+            decision = AttemptPolicy.from_settings(config.validation).decide(history)
+            report = write_failure_report(
+                config.validation.report_dir,
+                run=str(context["run_id"]),
+                operation=self.operation,
+                original_prompt=self.original_prompt,
+                attempts=history,
+                final_status=history[-1].status,
+                reason=decision.reason,
+            )
+            lines.append(f"  failure report: {report}")
+        message = "\n".join(lines)
+        self.log.error(message)
+        raise AirflowFailException(message)
+
+
+def retry_with_feedback(
+    group_id: str,
+    *,
+    prompt: str,
+    output_schema: type[BaseModel] | str,
+    agent: str = "claude",
+    max_attempts: int = 3,
+    operation: str | None = None,
+    policy: AttemptPolicy | None = None,
+    **operator_kwargs: Any,
+) -> TaskGroup:
+    """Build the TaskGroup; use it like a task (``upstream >> group >> downstream``).
+
+    ``operator_kwargs`` go to every attempt's AIWrapperOperator (cwd, env, timeout, ...).
+    Downstream tasks read the valid ParseResult from ``<group_id>.succeeded``.
+    """
+    from autofix.validation import AttemptPolicy
+
+    if max_attempts < 1:
+        raise ValueError(f"max_attempts must be >= 1, got {max_attempts}")
+    operation = operation or group_id
+    attempt_policy = policy or AttemptPolicy(max_attempts=max_attempts)
+    with TaskGroup(group_id) as group:
+        attempt_ids = [
+            group.child_id(f"attempt_{n}")  # type: ignore[no-untyped-call]
+            for n in range(1, max_attempts + 1)
+        ]
+        succeeded = RetryGroupSucceededOperator(
+            task_id="succeeded",
+            attempt_task_ids=attempt_ids,
+            trigger_rule=TriggerRule.NONE_FAILED_MIN_ONE_SUCCESS,
+        )
+        failed = RetryGroupFailedOperator(
+            task_id="failed",
+            attempt_task_ids=attempt_ids,
+            operation=operation,
+            original_prompt=prompt,
+            config_path=operator_kwargs.get("config_path"),
+            trigger_rule=TriggerRule.NONE_FAILED_MIN_ONE_SUCCESS,
+        )
+        previous_check: ParseResultBranchOperator | None = None
+        for n in range(1, max_attempts + 1):
+            attempt = AIWrapperOperator(
+                task_id=f"attempt_{n}",
+                agent=agent,
+                prompt=prompt,
+                operation=operation,
+                output_schema=output_schema,
+                max_attempts=1,
+                fail_on_error=False,
+                feedback_from=attempt_ids[: n - 1],
+                max_group_attempts=max_attempts,
+                **operator_kwargs,
+            )
+            check = ParseResultBranchOperator(
+                task_id=f"check_{n}",
+                upstream_task_id=attempt_ids[n - 1],
+                on_success=succeeded.task_id,
+                on_retry=attempt_ids[n] if n < max_attempts else None,
+                on_failure=failed.task_id,
+                history_task_ids=attempt_ids[:n],
+                policy=attempt_policy,
+            )
+            if previous_check is not None:
+                previous_check >> attempt
+            attempt >> check >> [succeeded, failed]
+            previous_check = check
+    return group

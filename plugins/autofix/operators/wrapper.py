@@ -1,0 +1,228 @@
+"""AIWrapperOperator: an AI agent CLI as an Airflow task, pushing a ParseResult to XCom."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from airflow.sdk import BaseOperator
+from airflow.sdk.exceptions import AirflowException, AirflowFailException
+
+from autofix.config import AutofixConfig, ConfigError, load_config
+from autofix.execution import AgentTask, AgentTaskSpec, TraceContext, secret_env_values
+from autofix.operators.results import pull_result, pull_results
+from autofix.result import ParseResult, RetryClass
+
+if TYPE_CHECKING:
+    from airflow.sdk import Context
+    from pydantic import BaseModel
+
+    from autofix.audit import AuditRecorder
+
+FAILED_RESULT_KEY = "parse_result"
+
+
+def task_trace(context: Context) -> TraceContext:
+    ti = context["ti"]
+    return TraceContext(
+        trace_id=str(context["run_id"]),
+        causation_id=f"{ti.dag_id}.{ti.task_id}#try{ti.try_number}",
+    )
+
+
+def load_task_config(operation: str, path: str | None = None) -> AutofixConfig:
+    """The config, or AirflowFailException naming the key and reason (fail fast at task start)."""
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise AirflowFailException(f"[{operation}] {exc}") from exc
+
+
+def build_recorder(config: AutofixConfig) -> AuditRecorder:
+    from autofix.audit import AuditRecorder
+
+    return AuditRecorder.from_config(config)
+
+
+class AIWrapperOperator(BaseOperator):
+    """Run an AI coding agent (claude | codex | gemini | wrapper | plain | sim) as a subprocess.
+
+    The agent's output streams live into the task log. Its exit code, its own events and its
+    stderr become one ParseResult, returned to XCom. With ``output_schema`` the final answer is
+    validated and corrected through retry-with-feedback inside this task (``max_attempts``).
+
+    Failures raise by class: transient (rate/usage limit, timeout) → an ordinary exception so
+    Airflow ``retries`` apply; permanent (auth, invalid request, budget, refusal, exhausted
+    validation) → ``AirflowFailException``. ``fail_on_error=False`` always returns the result
+    and lets a ``ParseResultBranchOperator`` decide.
+    """
+
+    template_fields: Sequence[str] = (
+        "prompt",
+        "operation",
+        "cwd",
+        "env",
+        "command",
+        "model",
+        "agent_options",
+    )
+    template_fields_renderers: ClassVar[dict[str, str]] = {
+        "prompt": "md",
+        "env": "json",
+        "agent_options": "json",
+    }
+    ui_color = "#d8ecff"
+
+    def __init__(
+        self,
+        *,
+        prompt: str,
+        agent: str = "claude",
+        operation: str = "",
+        command: list[str] | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float | None = 3600.0,
+        idle_timeout: float | None = None,
+        grace: float = 10.0,
+        patterns: str | None = None,
+        resume_from: str | None = None,
+        fail_on_error: bool = True,
+        output_schema: type[BaseModel] | str | None = None,
+        max_attempts: int | None = None,
+        retry_enabled: bool | None = None,
+        model: str | None = None,
+        agent_options: dict[str, Any] | None = None,
+        feedback_from: Sequence[str] | None = None,
+        max_group_attempts: int | None = None,
+        config_path: str | None = None,
+        audit: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.prompt = prompt
+        self.agent = agent
+        self.operation = operation or self.task_id
+        self.command = command
+        self.cwd = cwd
+        self.env = env or {}
+        self.timeout = timeout
+        self.idle_timeout = idle_timeout
+        self.grace = grace
+        self.patterns = patterns
+        self.resume_from = resume_from
+        self.fail_on_error = fail_on_error
+        self.output_schema = output_schema
+        self.max_attempts = max_attempts
+        self.retry_enabled = retry_enabled
+        self.model = model
+        self.agent_options = agent_options or {}
+        # None: an ordinary task. A list (empty for attempt 1): one attempt of a retry group.
+        self.feedback_from = list(feedback_from) if feedback_from is not None else None
+        self.max_group_attempts = max_group_attempts
+        self.config_path = config_path
+        self.audit = audit
+        self._task: AgentTask | None = None
+
+    # -- execution ----------------------------------------------------------------------
+
+    def _mask_env(self) -> None:
+        from airflow.sdk.log import mask_secret
+
+        for value in secret_env_values(self.env):
+            mask_secret(value)
+
+    def _spec(self, context: Context) -> AgentTaskSpec:
+        resume_session_id = None
+        if self.resume_from:
+            previous = pull_result(context, self.resume_from)
+            resume_session_id = previous.session_id if previous is not None else None
+            if resume_session_id is None:
+                self.log.warning(
+                    "resume_from=%s has no session id; starting a new session", self.resume_from
+                )
+        return AgentTaskSpec(
+            agent=self.agent,
+            prompt=self.prompt,
+            operation=self.operation,
+            command=list(self.command) if self.command else None,
+            cwd=self.cwd,
+            env={str(k): str(v) for k, v in self.env.items()},
+            timeout=self.timeout,
+            idle_timeout=self.idle_timeout,
+            grace=self.grace,
+            model=self.model,
+            agent_options=dict(self.agent_options),
+            resume_session_id=resume_session_id,
+            output_schema=self.output_schema,
+            max_attempts=self.max_attempts,
+            retry_enabled=self.retry_enabled,
+            patterns=self.patterns,
+        )
+
+    def execute(self, context: Context) -> ParseResult:
+        config = load_task_config(self.operation, self.config_path)
+        self._mask_env()
+        trace = task_trace(context)
+        recorder = build_recorder(config) if self.audit else None
+        if recorder is not None:
+            self._check_budget(recorder, trace.trace_id)
+        task = AgentTask(
+            self._spec(context),
+            config=config,
+            trace=trace,
+            recorder=recorder,
+            log=self.log,  # type: ignore[arg-type]
+        )
+        self._task = task
+        try:
+            if self.feedback_from is not None:
+                history = pull_results(context, self.feedback_from)
+                result = task.run_group_attempt(history, self.max_group_attempts)
+            else:
+                result = task.run()
+        finally:
+            self._task = None
+        self._log_summary(result)
+        return self._finish(context, result)
+
+    def _check_budget(self, recorder: AuditRecorder, trace_id: str) -> None:
+        from autofix.audit import BudgetExhaustedError
+
+        try:
+            recorder.check_budget(trace_id)
+        except BudgetExhaustedError as exc:
+            raise AirflowFailException(f"[{self.operation}] budget_exhausted: {exc}") from exc
+
+    def _finish(self, context: Context, result: ParseResult) -> ParseResult:
+        if result.success or not self.fail_on_error:
+            return result
+        # Keep the verdict readable downstream even though the task fails.
+        context["ti"].xcom_push(key=FAILED_RESULT_KEY, value=result)
+        message = result.error_message or f"[{self.operation}] {result.status.value}"
+        if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
+            raise AirflowException(message)
+        raise AirflowFailException(message)
+
+    def _log_summary(self, result: ParseResult) -> None:
+        verdict = "SUCCESS" if result.success else f"FAILED ({result.status.value})"
+        tokens = result.usage
+        lines = [
+            f"autofix verdict: {verdict} [{self.operation}]",
+            f"  exit code {result.exit_code}, run status {result.run_status}, "
+            f"attempts {result.attempts}, retry class {result.retry_class.value}",
+            f"  stderr: {result.noise_lines} noise line(s) suppressed, "
+            f"{result.error_lines} error line(s), patterns: {result.patterns_source}",
+            f"  cost ${result.cost_usd or 0:.4f}, tokens in {tokens.input_tokens} "
+            f"out {tokens.output_tokens}",
+        ]
+        if result.repairs:
+            lines.append(f"  repairs: {', '.join(result.repairs)}")
+        for block in result.errors[:3]:
+            lines.append("  error: " + block.text.replace("\n", "\n         "))
+        log = self.log.info if result.success else self.log.error
+        log("\n".join(lines))
+
+    def on_kill(self) -> None:
+        if self._task is not None:
+            self._task.kill()

@@ -1,0 +1,263 @@
+"""AIWrapperOperator, ParseResultBranchOperator and retry_with_feedback in a real SQLite Airflow.
+
+Every agent here is a real subprocess of the scripted agent (``autofix-agent-sim``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from airflow_support import run_dag
+
+from autofix.audit import JsonlStore
+from autofix.result import ParseResult, Status
+
+pytestmark = pytest.mark.airflow
+
+HEADER = """
+import pendulum
+from datetime import timedelta
+from pydantic import BaseModel, Field
+from airflow.sdk import DAG
+from autofix.operators import AIWrapperOperator, ParseResultBranchOperator, retry_with_feedback
+
+class TestConfig(BaseModel):
+    test_command: str = Field(min_length=1)
+    frameworks: list[str] = Field(min_length=1)
+
+SIM = {{"state_dir": {state_dir!r}}}
+"""
+
+
+@pytest.fixture
+def dag_header(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """DAG preamble; audit goes to a JSONL file under tmp_path."""
+    monkeypatch.setenv("AUTOFIX__AUDIT__PATH", str(tmp_path / "audit.jsonl"))
+    monkeypatch.setenv("AUTOFIX__VALIDATION__REPORT_DIR", str(tmp_path / "reports"))
+    monkeypatch.setenv("AUTOFIX_HOME", str(tmp_path))
+    return HEADER.format(state_dir=str(tmp_path / "sim-state"))
+
+
+def scenario(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_noise_only_succeeds_and_result_round_trips(
+    dag_header: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    outcome = run_dag(
+        "op_noise",
+        dag_header
+        + """
+with DAG("op_noise", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    AIWrapperOperator(task_id="configure_hooks", agent="sim", prompt="configure hooks",
+                      agent_options={**SIM, "scenario": "noise_success"})
+""",
+    )
+    assert outcome.state == "success"
+    result = outcome.xcoms["configure_hooks"]
+    assert isinstance(result, ParseResult)
+    assert result.success and result.status is Status.COMPLETED
+    assert result.noise_lines >= 5 and result.error_lines == 0
+    assert result.cost_usd == pytest.approx(0.0213)
+    assert result.usage.input_tokens == 4200
+    log = capfd.readouterr().out
+    assert "::group::sim output: configure_hooks attempt 1" in log
+    assert "DEP0040" in log  # the agent's stderr streamed into the task log
+    assert "autofix verdict: SUCCESS [configure_hooks]" in log
+    records = list(JsonlStore(tmp_path / "audit.jsonl").iter_all())
+    assert [r.envelope.operation for r in records] == ["configure_hooks"]
+    assert records[0].result.success
+
+
+def test_traceback_at_exit_zero_fails_quoting_it(dag_header: str) -> None:
+    outcome = run_dag(
+        "op_traceback",
+        dag_header
+        + """
+with DAG("op_traceback", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    AIWrapperOperator(task_id="configure_hooks", agent="sim", prompt="configure hooks",
+                      retries=2, retry_delay=timedelta(seconds=0),
+                      agent_options={**SIM, "scenario": "traceback_exit0"})
+""",
+    )
+    assert outcome.state == "failed"
+    assert outcome.task_states["configure_hooks"] == "failed"
+    failed = outcome.xcoms_by_key("configure_hooks", "parse_result")
+    assert not failed.success
+    assert "KeyError: 'repos'" in failed.error_message
+    assert failed.error_message.startswith("[configure_hooks] ")
+
+
+def test_usage_limit_is_retried_by_airflow_and_auth_failure_is_not(
+    dag_header: str, tmp_path: Path
+) -> None:
+    flaky = scenario(
+        tmp_path,
+        "flaky",
+        """
+format: claude
+steps:
+  - attempt: 1
+    failure: usage_limit
+  - attempt: [2, 3]
+    text: done
+""",
+    )
+    outcome = run_dag(
+        "op_retries",
+        dag_header
+        + f"""
+with DAG("op_retries", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    AIWrapperOperator(task_id="fix", agent="sim", prompt="fix", retries=2,
+                      retry_delay=timedelta(seconds=1),
+                      agent_options={{**SIM, "scenario": {flaky!r}}})
+    AIWrapperOperator(task_id="auth", agent="sim", prompt="fix", retries=2,
+                      retry_delay=timedelta(seconds=1),
+                      agent_options={{**SIM, "scenario": "auth_failure"}})
+""",
+    )
+    assert outcome.task_states["fix"] == "success"
+    assert outcome.try_numbers["fix"] == 2  # the usage limit raised an ordinary exception
+    assert outcome.task_states["auth"] == "failed"
+    assert outcome.try_numbers["auth"] == 1  # permanent: AirflowFailException, no retry
+    assert outcome.xcoms_by_key("auth", "parse_result").status is Status.AUTH_FAILED
+
+
+def test_branch_routes_to_each_of_the_three_tasks(dag_header: str, tmp_path: Path) -> None:
+    invalid = scenario(
+        tmp_path,
+        "invalid",
+        'format: claude\nsteps:\n  - text: "```json\\n{\\"test_command\\": \\"\\"}\\n```"\n',
+    )
+    outcome = run_dag(
+        "op_branch",
+        dag_header
+        + f"""
+from airflow.sdk import BaseOperator
+class Mark(BaseOperator):
+    def execute(self, context):
+        return self.task_id
+
+with DAG("op_branch", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    for name, scen, schema in [("ok", "noise_success", None), ("bad", "auth_failure", None),
+                               ("invalid", {invalid!r}, TestConfig)]:
+        agent = AIWrapperOperator(task_id=f"{{name}}_agent", agent="sim", prompt="p",
+                                  fail_on_error=False, output_schema=schema, max_attempts=1,
+                                  agent_options={{**SIM, "scenario": scen}})
+        branch = ParseResultBranchOperator(task_id=f"{{name}}_branch",
+                                           upstream_task_id=f"{{name}}_agent",
+                                           on_success=f"{{name}}_next", on_retry=f"{{name}}_retry",
+                                           on_failure=f"{{name}}_fail")
+        agent >> branch >> [Mark(task_id=f"{{name}}_next"), Mark(task_id=f"{{name}}_retry"),
+                            Mark(task_id=f"{{name}}_fail")]
+""",
+    )
+    states = outcome.task_states
+    assert (states["ok_next"], states["ok_retry"], states["ok_fail"]) == (
+        "success",
+        "skipped",
+        "skipped",
+    )
+    assert (states["bad_next"], states["bad_retry"], states["bad_fail"]) == (
+        "skipped",
+        "skipped",
+        "success",
+    )
+    assert (states["invalid_next"], states["invalid_retry"], states["invalid_fail"]) == (
+        "skipped",
+        "success",
+        "skipped",
+    )
+
+
+def test_output_schema_loops_inside_one_task(dag_header: str, tmp_path: Path) -> None:
+    outcome = run_dag(
+        "op_schema",
+        dag_header
+        + """
+with DAG("op_schema", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    AIWrapperOperator(task_id="discover_tests", agent="sim", prompt="How are tests run?",
+                      output_schema=TestConfig, max_attempts=3,
+                      agent_options={**SIM, "scenario": "structured_retry"})
+""",
+    )
+    assert outcome.state == "success"
+    result = outcome.xcoms["discover_tests"]
+    assert result.success and result.attempts == 2
+    assert result.data == {"test_command": "pytest -q", "frameworks": ["pytest"]}
+    store = JsonlStore(tmp_path / "audit.jsonl")
+    attempts = sorted(r.result.attempt_number for r in store.iter_all())
+    assert attempts == [1, 2]
+    names = [e.name for e in store.iter_events()]
+    assert names == [
+        "agent.started",
+        "agent.completed",
+        "validation.started",
+        "validation.failed",
+        "validation.retry_started",
+        "agent.started",
+        "agent.completed",
+        "validation.retry_passed",
+        "result.accepted",
+    ]
+
+
+def test_retry_with_feedback_group_unrolls_attempts(dag_header: str, tmp_path: Path) -> None:
+    outcome = run_dag(
+        "op_group",
+        dag_header
+        + """
+with DAG("op_group", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    retry_with_feedback("discover", agent="sim", prompt="How are tests run?",
+                        output_schema=TestConfig, max_attempts=3,
+                        agent_options={**SIM, "scenario": "structured_retry"})
+""",
+    )
+    states = outcome.task_states
+    assert outcome.state == "success"
+    assert states["discover.attempt_1"] == "success"
+    assert states["discover.check_1"] == "success"
+    assert states["discover.attempt_2"] == "success"
+    assert states["discover.attempt_3"] == "skipped"
+    assert states["discover.succeeded"] == "success"
+    assert states["discover.failed"] == "skipped"
+    first = outcome.xcoms["discover.attempt_1"]
+    assert first.status is Status.INVALID_OUTPUT and first.field_errors
+    final = outcome.xcoms["discover.succeeded"]
+    assert final.attempt == 2 and final.data["frameworks"] == ["pytest"]
+
+
+def test_retry_with_feedback_group_fails_with_every_attempt(
+    dag_header: str, tmp_path: Path
+) -> None:
+    stubborn = scenario(
+        tmp_path,
+        "stubborn",
+        'format: claude\nsteps:\n  - text: "{\\"test_command\\": \\"pytest\\", \\"frameworks\\": []}"\n',
+    )
+    outcome = run_dag(
+        "op_group_fail",
+        dag_header
+        + f"""
+with DAG("op_group_fail", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    retry_with_feedback("discover", agent="sim", prompt="How are tests run?",
+                        output_schema=TestConfig, max_attempts=3,
+                        agent_options={{**SIM, "scenario": {stubborn!r}}})
+""",
+    )
+    states = outcome.task_states
+    assert outcome.state == "failed"
+    # The same error twice in a row stops the group before attempt 3.
+    assert states["discover.attempt_2"] == "success"
+    assert states["discover.attempt_3"] == "skipped"
+    assert states["discover.failed"] == "failed"
+    reports = list((tmp_path / "reports").glob("*.json"))
+    assert len(reports) == 1
+    report = json.loads(reports[0].read_text())
+    assert [a["attempt"] for a in report["attempts"]] == [1, 2]
+    assert report["attempts"][0]["errors"][0]["path"] == "frameworks"
