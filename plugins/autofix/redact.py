@@ -59,6 +59,10 @@ _HINTS: tuple[tuple[str, ...], ...] = (
     ("api", "access", "secret", "token", "passw", "pwd", "credential", "auth"),
 )
 assert len(_HINTS) == len(_PATTERNS)
+_GATED = tuple(
+    (pattern, replacement, hints, bool(pattern.flags & re.IGNORECASE))
+    for (pattern, replacement), hints in zip(_PATTERNS, _HINTS, strict=True)
+)
 
 _EXTRA: list[str] = []
 
@@ -82,9 +86,9 @@ def redact(text: str) -> str:
         if secret in text:
             text = text.replace(secret, REDACTED)
     lowered = text.lower() if text.isascii() else None
-    for (pattern, replacement), hints in zip(_PATTERNS, _HINTS, strict=True):
+    for pattern, replacement, hints, ignore_case in _GATED:
         if lowered is not None:
-            haystack = lowered if pattern.flags & re.IGNORECASE else text
+            haystack = lowered if ignore_case else text
             if not any(hint in haystack for hint in hints):
                 continue
         text = pattern.sub(replacement, text)
