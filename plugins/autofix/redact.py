@@ -24,7 +24,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         r"\1\2" + REDACTED,
     ),
     # Authorization headers.
-    (re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/\-]{8,}=*"), r"\1\2" + REDACTED),
+    # Credentials carry digits; "basic authentication" in an error message is not one.
+    (
+        re.compile(r"(?i)\b(bearer|basic|token)(\s+)(?=[^\s]*[0-9])[A-Za-z0-9._~+/\-]{8,}=*"),
+        r"\1\2" + REDACTED,
+    ),
     # JWTs.
     (re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), REDACTED),
     # Passwords in URLs: scheme://user:password@host
