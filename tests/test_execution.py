@@ -1,0 +1,149 @@
+"""AgentTask, the core behind AIWrapperOperator, with real agent subprocesses (no Airflow)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+from autofix.audit import AuditRecorder, MemoryStore
+from autofix.config import AutofixConfig
+from autofix.execution import AgentTask, AgentTaskSpec, TraceContext
+from autofix.result import RetryClass, Status
+
+
+def make_task(tmp_path: Path, **spec: object) -> tuple[AgentTask, list[str]]:
+    lines: list[str] = []
+    options = dict(spec.pop("agent_options", {}) or {})  # type: ignore[call-overload]
+    options.setdefault("state_dir", str(tmp_path / "sim-state"))
+    task = AgentTask(
+        AgentTaskSpec(agent_options=options, **spec),  # type: ignore[arg-type]
+        config=AutofixConfig(),
+        trace=TraceContext(trace_id="run-1", causation_id="dag.task#try1"),
+        recorder=AuditRecorder(MemoryStore()),
+        log_line=lines.append,
+    )
+    return task, lines
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie still answers kill(0); it is dead for our purposes once reaped by init.
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and ") Z " not in stat.read_text()
+
+
+def test_hang_is_killed_within_timeout_plus_grace_with_its_grandchild(tmp_path: Path) -> None:
+    task, lines = make_task(
+        tmp_path,
+        agent="sim",
+        prompt="fix",
+        operation="fix_error",
+        timeout=1.5,
+        grace=1.0,
+        agent_options={"scenario": "hang"},
+    )
+    started = time.monotonic()
+    result = task.run()
+    elapsed = time.monotonic() - started
+    assert elapsed < 1.5 + 1.0 + 2.0
+    assert result.status is Status.TIMED_OUT
+    assert result.retry_class is RetryClass.TRANSIENT
+    assert result.error_message == "[fix_error] Operation timed out after 1.5s"
+    pids = [int(m) for line in lines for m in re.findall(r"grandchild pid=(\d+)", line)]
+    assert pids, "the scenario did not report its grandchild"
+    deadline = time.monotonic() + 2
+    while pid_alive(pids[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not pid_alive(pids[0]), "grandchild survived the process-group kill"
+
+
+def test_kill_from_another_thread_stops_the_agent(tmp_path: Path) -> None:
+    task, _ = make_task(
+        tmp_path, agent="sim", prompt="fix", grace=0.5, agent_options={"scenario": "hang"}
+    )
+    threading.Timer(0.8, task.kill).start()
+    started = time.monotonic()
+    result = task.run()
+    assert time.monotonic() - started < 5
+    assert not result.success
+
+
+def test_huge_output_keeps_memory_bounded(tmp_path: Path) -> None:
+    # 200k stdout lines plus noise, in a fresh interpreter so peak RSS is ours alone.
+    script = textwrap.dedent(
+        f"""
+        import resource, sys
+        from autofix.audit import AuditRecorder, MemoryStore
+        from autofix.config import AutofixConfig
+        from autofix.execution import AgentTask, AgentTaskSpec, TraceContext
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        count = [0]
+        def sink(line):
+            count[0] += 1
+        task = AgentTask(
+            AgentTaskSpec(agent="sim", prompt="p", agent_options={{"scenario": "huge_output",
+                          "state_dir": {str(tmp_path)!r}}}),
+            config=AutofixConfig(), trace=TraceContext("run"), recorder=AuditRecorder(MemoryStore()),
+            log_line=sink)
+        result = task.run()
+        grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+        print(result.success, count[0], round(grown, 1))
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=240, check=True
+    )
+    success, lines, grown_mb = proc.stdout.split()
+    assert success == "True"
+    assert int(lines) >= 200_000
+    assert float(grown_mb) < 48, f"peak RSS grew {grown_mb} MB"
+
+
+def test_plain_command_failure_summary_on_stdout_fails_at_exit_zero(tmp_path: Path) -> None:
+    script = tmp_path / "tests.sh"
+    script.write_text("echo 'collected 3 items'\necho '1 failed, 2 passed in 0.12s'\nexit 0\n")
+    task, _ = make_task(
+        tmp_path, agent="plain", prompt="", command=["bash", str(script)], operation="run_tests"
+    )
+    result = task.run()
+    assert not result.success
+    assert "1 failed, 2 passed" in result.error_message
+
+
+def test_missing_cwd_is_a_clear_permanent_failure(tmp_path: Path) -> None:
+    task, _ = make_task(
+        tmp_path,
+        agent="sim",
+        prompt="p",
+        cwd=str(tmp_path / "nope"),
+        agent_options={"scenario": "noise_success"},
+    )
+    result = task.run()
+    assert result.retry_class is RetryClass.PERMANENT
+    assert "nope" in result.error_message
+
+
+def test_secret_env_values_never_reach_the_log_or_result(tmp_path: Path) -> None:
+    secret = "zq7Xv2mNp9Lr4Tw8Kd3"  # matches no built-in pattern: masked because of its env name
+    script = tmp_path / "leak.sh"
+    script.write_text('echo "using key $MY_SERVICE_TOKEN" >&2\nexit 1\n')
+    task, lines = make_task(
+        tmp_path,
+        agent="plain",
+        prompt="",
+        command=["bash", str(script)],
+        env={"MY_SERVICE_TOKEN": secret},
+    )
+    result = task.run()
+    assert not result.success
+    assert all(secret not in line for line in lines)
+    assert secret not in result.model_dump_json()
