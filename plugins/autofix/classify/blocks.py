@@ -110,14 +110,17 @@ class BlockTracker:
         self.kind: BlockKind | None = None
         self._state = ""
         self._lines = 0
+        self._indented_tree = False
         self.pending_blank = 0  # blank lines that belong to the block only if it continues
 
     @property
     def open(self) -> bool:
         return self.kind is not None
 
-    def start(self, kind: BlockKind) -> None:
+    def start(self, kind: BlockKind, head: str = "") -> None:
         self.kind = kind
+        # An ExceptionGroup tree is indented throughout: it has no column-0 exception line.
+        self._indented_tree = head[:1] in (" ", "\t", "+", "|")
         self._state = "body"
         self._lines = 1
         self.pending_blank = 0
@@ -158,6 +161,9 @@ class BlockTracker:
             if _indented(line) or line[:1] in ("|", "+"):
                 self.pending_blank = 0
                 return True
+            if self._indented_tree:
+                self.close()
+                return False
             self._state = "after"  # the exception line
             self.pending_blank = 0
             return True

@@ -217,21 +217,21 @@ class Classifier:
                 else:
                     self._neutral += count
                     self._line_no += count
-                    self._remember_tail(raw, stop)
+                    self._remember_tail(raw, cursor, stop)
         return stop
 
-    def _remember_tail(self, raw: bytes, stop: int) -> None:
+    def _remember_tail(self, raw: bytes, floor: int, stop: int) -> None:
         end = stop - 1
         taken = 0
         lines: list[str] = []
-        while end > 0 and taken < TAIL_LINES:
-            start = raw.rfind(b"\n", 0, end) + 1
+        while end > floor and taken < TAIL_LINES:
+            start = raw.rfind(b"\n", floor, end) + 1 or floor
             line = raw[start:end].decode("utf-8", "surrogatepass").strip()
             if line:
                 lines.append(line[:300])
                 taken += 1
             end = start - 1
-            if start == 0:
+            if start <= floor:
                 break
         self._tail.extend(reversed(lines))
 
@@ -244,15 +244,16 @@ class Classifier:
                 self._continue_block(line)
                 return
             self._end_open_block()
-        rule = self._first_match(line, positions) if positions is not None else None
-        if rule is None:
+        match = self._first_match(line, positions) if positions is not None else None
+        if match is None:
             self._neutral += 1
             if line.strip():
                 self._tail.append(line.strip()[:300])
             self._explain(line, "neutral", None)
             return
+        rule, timed_out = match
         self._hits[rule.id] = self._hits.get(rule.id, 0) + 1
-        if rule.is_error:
+        if rule.is_error or timed_out:
             self._error += 1
             self._tail.append(line.strip()[:300])
             self._explain(line, "error", rule.id)
@@ -262,7 +263,7 @@ class Classifier:
             self._explain(line, "noise", rule.id)
             kind = block_kind(line, is_error=False)
             if kind is not None:
-                self._tracker.start(kind)
+                self._tracker.start(kind, line)
                 self._block_kind_noise = True
                 self._noise_rule = rule.id
 
@@ -276,7 +277,8 @@ class Classifier:
                 found.update(positions)
         return tuple(sorted(found))
 
-    def _first_match(self, line: str, positions: tuple[int, ...]) -> CompiledRule | None:
+    def _first_match(self, line: str, positions: tuple[int, ...]) -> tuple[CompiledRule, bool] | None:
+        """The deciding rule, and whether it timed out (then the line counts as an error)."""
         if positions[:1] == _ALL:
             positions = self._set.all_positions
         folded = ascii_lower(line)
@@ -288,11 +290,11 @@ class Classifier:
             if rule.user_regex:
                 matched = self._user_search(position, line)
                 if matched is None:
-                    return rule  # timed out: fail safe, the line counts as an error
+                    return rule, True  # fail safe
                 if matched:
-                    return rule
+                    return rule, False
             elif rule.matches(line, folded):
-                return rule
+                return rule, False
         return None
 
     def _user_search(self, position: int, line: str) -> bool | None:
@@ -352,7 +354,7 @@ class Classifier:
         self._block_kind_noise = False
         self._last_error_line = self._line_no
         assert kind is not None
-        self._tracker.start(kind)
+        self._tracker.start(kind, line)
 
     def _continue_block(self, line: str) -> None:
         if not line.strip():

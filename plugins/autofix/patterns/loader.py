@@ -114,14 +114,26 @@ def validate_text(text: str) -> tuple[PatternFile | None, list[Problem]]:
             problems.append(
                 Problem(f"{field}: {item['msg']}", _line_of(root, loc), _rule_id(raw, loc))
             )
-        return None, problems
-    problems = []
-    for index, rule in enumerate(parsed.rules):
-        if rule.type != "regex":
-            continue
-        for message in check_regex(rule.pattern, rule.case_sensitive):
-            problems.append(Problem(message, _line_of(root, ("rules", index, "pattern")), rule.id))
+        return None, problems + _regex_problems(root, raw)
+    problems = _regex_problems(root, raw)
     return (None if problems else parsed), problems
+
+
+def _regex_problems(root: Any, raw: dict[Any, Any]) -> list[Problem]:
+    """ReDoS and syntax problems of every regex rule, even when other fields are invalid."""
+    problems: list[Problem] = []
+    rules = raw.get("rules")
+    if not isinstance(rules, list):
+        return problems
+    for index, rule in enumerate(rules):
+        if not isinstance(rule, dict) or rule.get("type") != "regex":
+            continue
+        if not isinstance(rule.get("pattern"), str):
+            continue
+        rule_id = str(rule.get("id", f"#{index + 1}"))
+        for message in check_regex(rule["pattern"], bool(rule.get("case_sensitive", False))):
+            problems.append(Problem(message, _line_of(root, ("rules", index, "pattern")), rule_id))
+    return problems
 
 
 def load_file(path: str | Path) -> CompiledRules:

@@ -164,7 +164,7 @@ def _check_sequence(
 ) -> None:
     for index, item in enumerate(items):
         av = item[1]
-        if _unbounded_like(item):
+        if str(item[0]) in _REPEATS and av[1] > 1:  # repeated more than once, even a fixed count
             body = list(av[2])
             inner = [n for n in _walk(body) if _unbounded_like(n)]
             if inner:
