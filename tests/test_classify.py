@@ -17,7 +17,9 @@ from autofix.patterns.compiled import CompiledRules, ascii_lower
 from autofix.patterns.defaults import DEFAULT_RULES
 
 
-def run(text: str | bytes, rules: CompiledRules | None = None, chunk: int | None = None, **kw: object) -> ClassifyReport:
+def run(
+    text: str | bytes, rules: CompiledRules | None = None, chunk: int | None = None, **kw: object
+) -> ClassifyReport:
     classifier = Classifier(rules or defaults(), **kw)  # type: ignore[arg-type]
     data = text.encode() if isinstance(text, str) else text
     if chunk is None:
@@ -36,7 +38,9 @@ def verdicts(text: str, rules: CompiledRules | None = None) -> list[tuple[str, s
     return [(v.verdict, v.rule_id) for v in classifier.explained]
 
 
-def user_rules(*rules: dict[str, object], mode: str = "extend", **settings: object) -> CompiledRules:
+def user_rules(
+    *rules: dict[str, object], mode: str = "extend", **settings: object
+) -> CompiledRules:
     parsed = [Rule.model_validate({"reason": "test", **r}) for r in rules]
     return compile_rules(parsed, PatternSettings(mode=mode, **settings), "test.yaml", DEFAULT_RULES)  # type: ignore[arg-type]
 
@@ -45,7 +49,9 @@ def user_rules(*rules: dict[str, object], mode: str = "extend", **settings: obje
 
 
 def test_ansi_csi_and_osc_are_stripped() -> None:
-    text = "\x1b[31merror\x1b[0m: bad\n\x1b]0;title\x07\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ ok\n"
+    text = (
+        "\x1b[31merror\x1b[0m: bad\n\x1b]0;title\x07\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ ok\n"
+    )
     assert normalize_text(text) == "error: bad\nlink ok\n"
     assert verdicts(text)[0] == ("error", "error-label")
 
@@ -141,7 +147,7 @@ ERRORS = [
     "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
     "=== 1 failed, 2 passed in 0.12s ===",
     "FAIL: test_x (test_m.T.test_x)",
-    "Exception in thread \"main\" java.lang.NullPointerException",
+    'Exception in thread "main" java.lang.NullPointerException',
     "ERROR: Could not find a version that satisfies the requirement nosuch",
     "2024-05-01 12:00:00 ERROR worker: job 7 crashed",
     "/usr/bin/ld: a.o: in function `main': undefined reference to `f'",
@@ -209,7 +215,11 @@ def test_exception_group_is_one_block() -> None:
 
 def test_warning_source_line_is_noise_even_if_it_looks_like_an_error() -> None:
     text = "/a/x.py:3: UserWarning: careful\n  raise Error('x: Error: y')\nnext\n"
-    assert verdicts(text) == [("noise", "python-warning"), ("noise", "python-warning"), ("neutral", None)]
+    assert verdicts(text) == [
+        ("noise", "python-warning"),
+        ("noise", "python-warning"),
+        ("neutral", None),
+    ]
 
 
 def test_node_warning_with_trace_hint() -> None:
@@ -230,7 +240,11 @@ def test_first_blocks_kept_rest_counted() -> None:
 
 
 def test_block_text_is_bounded() -> None:
-    text = "Traceback (most recent call last):\n" + '  File "x.py", line 1, in f\n' * 10_000 + "ValueError: deep\n"
+    text = (
+        "Traceback (most recent call last):\n"
+        + '  File "x.py", line 1, in f\n' * 10_000
+        + "ValueError: deep\n"
+    )
     report = run(text)
     assert len(report.blocks[0].text) <= 500 and report.error_lines == 10_002
 
@@ -244,7 +258,15 @@ def test_feed_line_matches_feed() -> None:
 
 
 def test_operations_and_streams_filter_rules() -> None:
-    rules = user_rules({"id": "only-fix", "kind": "error", "type": "substring", "pattern": "frobnicate", "operations": ["fix"]})
+    rules = user_rules(
+        {
+            "id": "only-fix",
+            "kind": "error",
+            "type": "substring",
+            "pattern": "frobnicate",
+            "operations": ["fix"],
+        }
+    )
     assert run("frobnicate\n", rules, operation="fix").error_lines == 1
     assert run("frobnicate\n", rules, operation="test").error_lines == 0
     assert run("Error: plain stdout text\n", stream="stdout").error_lines == 0
@@ -264,11 +286,21 @@ def reference(text: str, rules: CompiledRules) -> list[str | None]:
         for compiled in rules.ruleset("", "stderr").rules:
             rule = compiled.rule
             if rule.type == "substring":
-                hit = (rule.pattern in line) if rule.case_sensitive else (ascii_lower(rule.pattern) in ascii_lower(line))
+                hit = (
+                    (rule.pattern in line)
+                    if rule.case_sensitive
+                    else (ascii_lower(rule.pattern) in ascii_lower(line))
+                )
             elif compiled.trusted:
-                hit = re.search(rule.pattern, line, 0 if rule.case_sensitive else re.IGNORECASE) is not None
+                hit = (
+                    re.search(rule.pattern, line, 0 if rule.case_sensitive else re.IGNORECASE)
+                    is not None
+                )
             else:
-                hit = regex.search(rule.pattern, line, 0 if rule.case_sensitive else regex.IGNORECASE) is not None
+                hit = (
+                    regex.search(rule.pattern, line, 0 if rule.case_sensitive else regex.IGNORECASE)
+                    is not None
+                )
             if hit:
                 found = rule.id
                 break
@@ -277,18 +309,61 @@ def reference(text: str, rules: CompiledRules) -> list[str | None]:
 
 
 FRAGMENTS = [
-    "error", "Error:", "ERROR", "warn", "WARNING:", "npm warn", "npm error", "FAILED", "fatal:",
-    " ", "  ", ": ", "x", "1", "0", "info", "INFO", "(node:12) ", "Warning:", "Traceback (most recent call last):",
-    "panic: ", "\u212a", "\u017f", "\u0130", "é", "Ö", "ö", "ERRÖR", "erröR", "wärn", "\x1b[31m", "\t",
-    "command not found", "Permission denied", "1 failed", "not ok 1", "Killed", "a.py:3: ", "-Werror",
+    "error",
+    "Error:",
+    "ERROR",
+    "warn",
+    "WARNING:",
+    "npm warn",
+    "npm error",
+    "FAILED",
+    "fatal:",
+    " ",
+    "  ",
+    ": ",
+    "x",
+    "1",
+    "0",
+    "info",
+    "INFO",
+    "(node:12) ",
+    "Warning:",
+    "Traceback (most recent call last):",
+    "panic: ",
+    "\u212a",
+    "\u017f",
+    "\u0130",
+    "é",
+    "Ö",
+    "ö",
+    "ERRÖR",
+    "erröR",
+    "wärn",
+    "\x1b[31m",
+    "\t",
+    "command not found",
+    "Permission denied",
+    "1 failed",
+    "not ok 1",
+    "Killed",
+    "a.py:3: ",
+    "-Werror",
 ]
 FAST_USER_RULES = user_rules(
     {"id": "u-sub-ci", "kind": "error", "type": "substring", "pattern": "ErrÖr"},
-    {"id": "u-sub-cs", "kind": "noise", "type": "substring", "pattern": "npm error", "case_sensitive": True},
+    {
+        "id": "u-sub-cs",
+        "kind": "noise",
+        "type": "substring",
+        "pattern": "npm error",
+        "case_sensitive": True,
+    },
     {"id": "u-re-ci", "kind": "noise", "type": "regex", "pattern": r"wärn\w*"},
     {"id": "u-re-k", "kind": "error", "type": "regex", "pattern": r"\bkilled\b"},
 )
-SLOW_USER_RULES = user_rules({"id": "u-unkeyed", "kind": "noise", "type": "regex", "pattern": r"^\d+$"})
+SLOW_USER_RULES = user_rules(
+    {"id": "u-unkeyed", "kind": "noise", "type": "regex", "pattern": r"^\d+$"}
+)
 
 lines_strategy = st.lists(
     st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=4), max_size=8).map("".join), max_size=12
@@ -327,7 +402,9 @@ EVIL = r".*a.*a.*a.*a.*a.*a.*b"  # polynomial, not caught statically
 def test_evil_regex_times_out_is_disabled_and_fails_safe() -> None:
     rules = user_rules(
         {"id": "evil", "kind": "noise", "type": "regex", "pattern": EVIL},
-        regex_timeout_ms=5, response_budget_ms=500, max_rule_timeouts=3,
+        regex_timeout_ms=5,
+        response_budget_ms=500,
+        max_rule_timeouts=3,
     )
     line = "a" * 4000 + "\n"
     started = time.perf_counter()
@@ -342,7 +419,9 @@ def test_evil_regex_times_out_is_disabled_and_fails_safe() -> None:
 def test_budget_stops_regex_rules_and_fails_safe() -> None:
     rules = user_rules(
         *[{"id": f"evil{i}", "kind": "noise", "type": "regex", "pattern": EVIL} for i in range(50)],
-        regex_timeout_ms=20, response_budget_ms=100, max_rule_timeouts=1000,
+        regex_timeout_ms=20,
+        response_budget_ms=100,
+        max_rule_timeouts=1000,
     )
     started = time.perf_counter()
     report = run(("a" * 4000 + "\n") * 100, rules)

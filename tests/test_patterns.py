@@ -12,8 +12,8 @@ import pytest
 
 from autofix.cli import main
 from autofix.patterns import (
-    PATTERNS_ENV,
     DEFAULT_RULES,
+    PATTERNS_ENV,
     PatternFile,
     PatternStore,
     Rule,
@@ -21,7 +21,6 @@ from autofix.patterns import (
     load_file,
     validate_text,
 )
-from autofix.patterns.loader import PatternFileError
 from autofix.patterns.redos import can_match_newline, required_literals
 
 GOOD = """\
@@ -70,7 +69,9 @@ def test_static_check_rejects_dangerous_shapes(pattern: str, shape: str) -> None
     assert problems and shape in problems[0]
 
 
-@pytest.mark.parametrize("pattern", [r"^error\[E\d+\]: ", r"(ab){3}", r"\s*\S+", r"foo.*bar", r"^(?:a|b)c+$"])
+@pytest.mark.parametrize(
+    "pattern", [r"^error\[E\d+\]: ", r"(ab){3}", r"\s*\S+", r"foo.*bar", r"^(?:a|b)c+$"]
+)
 def test_static_check_accepts_safe_patterns(pattern: str) -> None:
     assert check_regex(pattern) == []
 
@@ -95,7 +96,9 @@ def test_builtin_rules_are_vetted() -> None:
         if rule.type == "regex":
             assert check_regex(rule.pattern, rule.case_sensitive) == [], rule.id
             assert not can_match_newline(rule.pattern, rule.case_sensitive), rule.id
-            assert required_literals(rule.pattern, rule.case_sensitive), f"{rule.id} has no scan key"
+            assert required_literals(rule.pattern, rule.case_sensitive), (
+                f"{rule.id} has no scan key"
+            )
             assert "(?P<" not in rule.pattern
 
 
@@ -105,7 +108,9 @@ def test_rule_model_rejects_bad_fields() -> None:
     with pytest.raises(ValueError):
         Rule(id="bad id", kind="noise", type="substring", pattern="a", reason="r")
     with pytest.raises(ValueError):
-        Rule.model_validate({"id": "x", "kind": "info", "type": "substring", "pattern": "a", "reason": "r"})
+        Rule.model_validate(
+            {"id": "x", "kind": "info", "type": "substring", "pattern": "a", "reason": "r"}
+        )
 
 
 def test_validate_reports_every_problem_with_line_and_rule_id() -> None:
@@ -214,10 +219,16 @@ def test_cli_patterns_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     bad = GOOD.replace("'^boom \\d+$'", "'(a|aa)*b'").replace("kind: noise", "kind: nois")
     assert main(["patterns", "check", str(write(tmp_path / "bad.yaml", bad))]) == 2
     out = capsys.readouterr().out
-    assert "line 4: rule 'my-noise'" in out and "line 11: rule 'my-error'" in out and "2 problem(s)" in out
+    assert (
+        "line 4: rule 'my-noise'" in out
+        and "line 11: rule 'my-error'" in out
+        and "2 problem(s)" in out
+    )
 
 
-def test_cli_patterns_check_lists_every_regex_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_patterns_check_lists_every_regex_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = GOOD.replace("harmless chatter", "x").replace("'^boom \\d+$'", "'(a|aa)*b'")
     bad += "  - {id: second, kind: error, type: regex, pattern: '\\d+\\d+', reason: r}\n"
     assert main(["patterns", "check", str(write(tmp_path / "bad.yaml", bad))]) == 2

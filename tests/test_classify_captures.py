@@ -1,0 +1,34 @@
+"""Real tool output captured by tests/fixtures/capture_tools.py: verdicts must hold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from autofix import classify_output
+
+CAPTURES = Path(__file__).resolve().parent / "fixtures" / "captures"
+NAMES = sorted(p.stem for p in CAPTURES.glob("*.json"))
+
+
+def test_corpus_is_wide() -> None:
+    tools = {json.loads((CAPTURES / f"{n}.json").read_text())["tool"] for n in NAMES}
+    assert len(NAMES) >= 50 and {"node", "npm", "git", "gcc", "cargo", "bash"} <= tools
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_capture_verdict(name: str) -> None:
+    meta = json.loads((CAPTURES / f"{name}.json").read_text())
+    stderr = (CAPTURES / f"{name}.stderr").read_bytes()
+    stdout = (CAPTURES / f"{name}.stdout").read_bytes()
+    as_if_zero = classify_output(0, stderr, stdout, operation=name)
+    assert as_if_zero.success is not meta["failure"], (
+        as_if_zero.error_message or as_if_zero.matched_rules
+    )
+    real = classify_output(meta["exit_code"], stderr, stdout, operation=name)
+    assert real.success is (meta["exit_code"] == 0 and not meta["failure"])
+    if not real.success:
+        assert real.error_message.startswith(f"[{name}] ")
+        assert len(real.error_message) <= 500 and len(real.error_message.splitlines()) <= 3

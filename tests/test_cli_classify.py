@@ -1,0 +1,93 @@
+"""``autofix classify``: exit codes, formats, stdin, streaming, bad patterns."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autofix.cli import main
+from autofix.result import ParseResult
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_success_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stderr = write(tmp_path / "e.log", "npm warn deprecated x@1: old\n")
+    assert main(["classify", "--exit-code", "0", "--stderr", stderr, "--operation", "fix"]) == 0
+    result = ParseResult.model_validate_json(capsys.readouterr().out)
+    assert result.success and result.operation == "fix" and result.noise_lines == 1
+
+
+def test_failure_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stderr = write(tmp_path / "e.log", "fatal: not a git repository\n")
+    assert main(["classify", "--exit-code", "0", "--stderr", stderr, "--format", "text"]) == 1
+    out = capsys.readouterr().out
+    assert "verdict: failure" in out and "fatal: not a git repository" in out
+
+
+def test_stdout_summary_and_run_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stdout = write(tmp_path / "o.log", "1 failed, 3 passed in 0.2s\n")
+    assert main(["classify", "--exit-code", "0", "--stdout", stdout]) == 1
+    assert main(["classify", "--exit-code", "0", "--run-status", "cancelled"]) == 1
+    keys = json.loads(capsys.readouterr().out.split("\n}\n")[0] + "\n}")
+    assert {
+        "success",
+        "status",
+        "errors",
+        "error_message",
+        "matched_rules",
+        "patterns_source",
+    } <= set(keys)
+
+
+def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Cloning into 'x'...\n")))
+    assert main(["classify", "--exit-code", "0", "--stderr", "-"]) == 0
+
+
+def test_usage_and_config_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["classify"])
+    assert exc.value.code == 2
+    assert main(["classify", "--exit-code", "0", "--stderr", str(tmp_path / "missing.log")]) == 2
+    evil = write(
+        tmp_path / "p.yaml",
+        "rules:\n  - {id: evil, kind: error, type: regex, pattern: '(a+)+$', reason: r}\n",
+    )
+    assert main(["classify", "--exit-code", "0", "--patterns", evil]) == 2
+    assert "nested quantifier" in capsys.readouterr().err
+
+
+def test_custom_patterns_change_verdict(tmp_path: Path) -> None:
+    stderr = write(tmp_path / "e.log", "Error: flaky upstream, ignored\n")
+    assert main(["classify", "--exit-code", "0", "--stderr", stderr]) == 1
+    rules = write(
+        tmp_path / "p.yaml",
+        "rules:\n  - {id: flaky, kind: noise, type: substring, pattern: 'flaky upstream', reason: known}\n",
+    )
+    assert main(["classify", "--exit-code", "0", "--stderr", stderr, "--patterns", rules]) == 0
+
+
+def test_console_script_streams_a_large_file(tmp_path: Path) -> None:
+    big = tmp_path / "big.log"
+    with big.open("wb") as handle:
+        for _ in range(40):
+            handle.write(b"   Compiling crate v1.0.0\nplain progress line\n" * 10_000)
+        handle.write(b"Error: last line\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "autofix.cli", "classify", "--exit-code", "0", "--stderr", str(big)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["noise_lines"] == 400_000 and result["error_lines"] == 1

@@ -1,0 +1,252 @@
+"""ResponseParser decisions: fail-safe, agent outcomes, plain commands, legacy formats."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autofix import classify_output
+from autofix.agents.base import AgentOutcome, FailureKind, FinishReason, RunStatus
+from autofix.parser import ResponseParser
+from autofix.result import RetryClass, Status, TokenUsage
+
+NOISE = "npm warn deprecated inflight@1.0.6: leaks memory\n(node:1) [DEP0040] DeprecationWarning: punycode\n"
+TRACEBACK = (
+    'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nValueError: boom\n'
+)
+
+
+@pytest.fixture(scope="module")
+def parser() -> ResponseParser:
+    return ResponseParser()
+
+
+def test_noise_only_exit0_is_success(
+    parser: ResponseParser, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="autofix.parser")
+    result = parser.parse(0, NOISE, operation="fix")
+    assert (
+        result.success
+        and result.status is Status.COMPLETED
+        and result.retry_class is RetryClass.NONE
+    )
+    assert result.noise_lines == 2 and result.matched_rules == ["npm-warn", "node-warning"]
+    assert result.patterns_source == "defaults" or result.patterns_source.endswith(
+        "error_patterns.yaml"
+    )
+    assert any(
+        "npm warn deprecated" in r.getMessage() for r in caplog.records
+    )  # raw stderr at debug
+
+
+def test_exit0_with_traceback_fails_and_quotes_it(parser: ResponseParser) -> None:
+    result = parser.parse(0, NOISE + TRACEBACK, operation="fix")
+    assert not result.success and result.status is Status.FAILED
+    assert result.error_message == "[fix] ValueError: boom"
+    assert result.errors[0].text.startswith("Traceback") and result.error_lines == 3
+
+
+def test_nonzero_exit_fails_with_tail_when_no_blocks(parser: ResponseParser) -> None:
+    result = parser.parse(3, "compiling things\nstopped early\n", operation="build")
+    assert not result.success and result.exit_code == 3
+    assert result.error_message == "[build] Exit code 3\ncompiling things\nstopped early"
+
+
+def test_stdout_failure_summary_counts_for_plain_commands(parser: ResponseParser) -> None:
+    for stdout in (
+        "=== 1 failed, 2 passed in 0.1s ===\n",
+        "src/a.ts(1,1): error TS2322: bad\n",
+        "FAIL: test_x (m.T)\n",
+    ):
+        assert not parser.parse(0, "", stdout).success, stdout
+    assert parser.parse(0, "", "Error: this is program output, not a failure\n").success
+
+
+def test_stdout_is_not_classified_with_an_event_stream(parser: ResponseParser) -> None:
+    outcome = AgentOutcome(
+        run_status=RunStatus.COMPLETED,
+        final_text="done",
+        session_id="s1",
+        cost_usd=0.1,
+        usage=TokenUsage(input_tokens=5),
+        num_turns=2,
+        finish_reason=FinishReason.STOP,
+    )
+    result = parser.parse(
+        0,
+        NOISE,
+        '{"type":"result","text":"1 failed"}\n',
+        agent_outcome=outcome,
+        has_event_stream=True,
+    )
+    assert result.success and result.session_id == "s1" and result.final_text == "done"
+    assert result.cost_usd == 0.1 and result.usage.input_tokens == 5 and result.num_turns == 2
+    assert result.finish_reason == "stop" and result.run_status == "completed"
+
+
+@pytest.mark.parametrize(
+    ("kind", "status", "retry"),
+    [
+        (FailureKind.RATE_LIMIT, Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+        (FailureKind.USAGE_LIMIT, Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+        (FailureKind.SERVER_ERROR, Status.FAILED, RetryClass.TRANSIENT),
+        (FailureKind.CONNECTION, Status.FAILED, RetryClass.TRANSIENT),
+        (FailureKind.TIMEOUT, Status.TIMED_OUT, RetryClass.TRANSIENT),
+        (FailureKind.AUTH, Status.AUTH_FAILED, RetryClass.PERMANENT),
+        (FailureKind.INVALID_REQUEST, Status.INVALID_REQUEST, RetryClass.PERMANENT),
+        (FailureKind.BUDGET, Status.BUDGET_EXHAUSTED, RetryClass.PERMANENT),
+        (FailureKind.REFUSAL, Status.REFUSED, RetryClass.PERMANENT),
+        (FailureKind.MAX_TURNS, Status.FAILED, RetryClass.ERROR),
+        (FailureKind.STRUCTURED_OUTPUT, Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
+    ],
+)
+def test_agent_failure_kinds(
+    parser: ResponseParser, kind: FailureKind, status: Status, retry: RetryClass
+) -> None:
+    outcome = AgentOutcome(run_status=RunStatus.FAILED, failure_kind=kind, errors=["API said no"])
+    result = parser.parse(1, "", agent_outcome=outcome, operation="fix")
+    assert (result.success, result.status, result.retry_class) == (False, status, retry)
+    assert result.error_message == "[fix] API said no"
+
+
+def test_agent_edge_cases(parser: ResponseParser) -> None:
+    truncated = AgentOutcome(run_status=RunStatus.COMPLETED, finish_reason=FinishReason.LENGTH)
+    assert parser.parse(0, agent_outcome=truncated).status is Status.TRUNCATED
+    unknown = AgentOutcome(run_status=RunStatus.UNKNOWN)
+    result = parser.parse(0, agent_outcome=unknown)
+    assert not result.success and "No terminal event" in result.error_message
+    done = AgentOutcome(run_status=RunStatus.COMPLETED)
+    assert not parser.parse(1, agent_outcome=done).success
+    assert not parser.parse(0, TRACEBACK, agent_outcome=done).success
+    assert parser.parse(0, NOISE, agent_outcome=done).success
+    assert not parser.parse(0, has_event_stream=True).success  # events promised, none parsed
+
+
+def test_crash_timeout_signal(parser: ResponseParser) -> None:
+    crashed = parser.parse(None, crash=RuntimeError("boom"), operation="fix")
+    assert (
+        crashed.status is Status.CRASHED
+        and crashed.error_message == "[fix] Wrapper crashed: RuntimeError: boom"
+    )
+    timed = parser.parse(None, timed_out_after=30, operation="fix")
+    assert timed.status is Status.TIMED_OUT and timed.retry_class is RetryClass.TRANSIENT
+    assert timed.error_message == "[fix] Operation timed out after 30s"
+    killed = parser.parse(-9, signal_name="SIGKILL")
+    assert not killed.success and "killed by SIGKILL" in killed.error_message
+
+
+def test_missing_exit_code_and_bad_run_status_fail(parser: ResponseParser) -> None:
+    assert not parser.parse(None, NOISE).success
+    assert parser.parse(0, NOISE, run_status="cancelled").status is Status.CANCELLED
+    assert not parser.parse(0, NOISE, run_status="weird").success
+    assert parser.parse(0, NOISE, run_status="completed").success
+
+
+def test_legacy_formats(parser: ResponseParser) -> None:
+    assert parser.parse_legacy(True).success
+    assert parser.parse_legacy({"success": True}).to_legacy_dict() == {
+        "success": True,
+        "status": "completed",
+    }
+    failed = parser.parse_legacy(
+        {"success": False, "errors": ["bad thing"], "error_message": "x"}, operation="op"
+    )
+    assert not failed.success and failed.error_message == "[op] bad thing"
+    new = parser.parse_legacy(
+        {"run_status": "completed", "exit_code": 0, "stdout": "", "stderr": NOISE}
+    )
+    assert new.success and new.noise_lines == 2
+    assert not parser.parse_legacy(
+        {"run_status": "completed", "exit_code": 0, "stderr": TRACEBACK}
+    ).success
+
+
+@given(
+    payload=st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(),
+        st.lists(st.booleans()),
+        st.dictionaries(
+            st.text(max_size=8),
+            st.one_of(st.text(max_size=8), st.integers(), st.none()),
+            max_size=4,
+        ),
+        st.fixed_dictionaries({"success": st.one_of(st.text(), st.integers(), st.none())}),
+        st.fixed_dictionaries({"exit_code": st.one_of(st.text(), st.floats(), st.booleans())}),
+    )
+)
+@settings(max_examples=150, deadline=None)
+def test_unknown_format_is_never_success(payload: object) -> None:
+    result = ResponseParser().parse_legacy(payload)
+    if isinstance(payload, dict) and (
+        "exit_code" in payload
+        or "stderr" in payload
+        or "stdout" in payload
+        or "run_status" in payload
+    ):
+        # a well-formed new-style payload is judged on its content; anything else fails safe
+        ok_shape = isinstance(payload.get("exit_code"), int) and not isinstance(
+            payload.get("exit_code"), bool
+        )
+        if not ok_shape:
+            assert not result.success
+        return
+    assert not result.success
+    assert result.status is Status.UNKNOWN_FORMAT and result.warnings
+
+
+NOISE_LINES = [
+    "npm warn deprecated x@1.0.0: old",
+    "(node:77) ExperimentalWarning: VM Modules is an experimental feature",
+    "WARNING: Running pip as the 'root' user can result in broken permissions",
+    "Cloning into 'x'...",
+    "   Compiling foo v0.1.0",
+    "warning: unused import: `std::io`",
+    "2024-01-01 00:00:00 INFO done after error: retried",
+]
+
+
+@given(
+    lines=st.lists(st.sampled_from(NOISE_LINES), min_size=1, max_size=30),
+    operation=st.text(max_size=10),
+)
+@settings(max_examples=100, deadline=None)
+def test_noise_only_is_success(lines: list[str], operation: str) -> None:
+    result = classify_output(0, "\n".join(lines) + "\n", operation=operation)
+    assert result.success and result.noise_lines == len(lines) and result.error_lines == 0
+
+
+def test_secrets_are_redacted(parser: ResponseParser) -> None:
+    result = parser.parse(
+        1,
+        "Error: auth failed for https://bob:hunter2secret@example.com with key sk-ant-abcdefghijklmnop\n",
+    )
+    assert (
+        "hunter2secret" not in result.error_message
+        and "sk-ant-abcdefghijklmnop" not in result.errors[0].text
+    )
+
+
+def test_unicode_safe(parser: ResponseParser) -> None:
+    result = parser.parse(0, "Ошибка: 💥 Error: 失败\n".encode() + b"\xc3(\n")
+    assert not result.success and "失败" in result.error_message
+
+
+def test_classify_output_accepts_patterns(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "p.yaml"
+    path.write_text(
+        "rules:\n  - {id: mine, kind: error, type: substring, pattern: frob, reason: r}\n"
+    )
+    result = classify_output(0, "frob\n", patterns=path)
+    assert (
+        not result.success
+        and result.matched_rules == ["mine"]
+        and result.patterns_source == str(path)
+    )
