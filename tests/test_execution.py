@@ -54,7 +54,7 @@ def test_hang_is_killed_within_timeout_plus_grace_with_its_grandchild(tmp_path: 
     started = time.monotonic()
     result = task.run()
     elapsed = time.monotonic() - started
-    assert elapsed < 1.5 + 1.0 + 2.0
+    assert elapsed < 1.5 + 1.0 + 4.0  # timeout + grace + interpreter start under load
     assert result.status is Status.TIMED_OUT
     assert result.retry_class is RetryClass.TRANSIENT
     assert result.error_message == "[fix_error] Operation timed out after 1.5s"
@@ -88,7 +88,7 @@ def test_huge_output_keeps_memory_bounded(tmp_path: Path) -> None:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         count = [0]
         def sink(line):
-            count[0] += 1
+            count[0] += line.count("\\n") + 1  # blocks of lines
         task = AgentTask(
             AgentTaskSpec(agent="sim", prompt="p", agent_options={{"scenario": "huge_output",
                           "state_dir": {str(tmp_path)!r}}}),

@@ -21,6 +21,7 @@ from autofix.agents.registry import get_format
 from autofix.audit import AuditRecorder, Envelope, EventName
 from autofix.audit.envelope import RetryPolicy
 from autofix.config import AutofixConfig
+from autofix.livelog import LiveLog
 from autofix.parser import ResponseParser
 from autofix.redact import redact, register_secret
 from autofix.result import ParseResult, RetryClass, Status, format_error_message
@@ -38,7 +39,6 @@ from autofix.validation import (
 
 LogLine = Callable[[str], None]
 
-MAX_LOGGED_LINE_CHARS = 4000
 SECRET_ENV_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH")
 
 
@@ -90,10 +90,23 @@ def secret_env_values(env: Mapping[str, str]) -> list[str]:
     ]
 
 
-def _log_safe(line: str) -> str:
-    if len(line) > MAX_LOGGED_LINE_CHARS:
-        line = line[:MAX_LOGGED_LINE_CHARS] + f" …[{len(line) - MAX_LOGGED_LINE_CHARS} more chars]"
-    return redact(line)
+class _ChunkFeed:
+    """Feeds the classifier in chunks: ten times faster than line by line."""
+
+    def __init__(self, feed: Callable[[str], None], size: int = 256) -> None:
+        self._feed = feed
+        self._size = size
+        self._lines: list[str] = []
+
+    def add(self, line: str) -> None:
+        self._lines.append(line)
+        if len(self._lines) >= self._size:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._lines:
+            self._feed("\n".join(self._lines) + "\n")
+            self._lines = []
 
 
 def _reply_from(result: ParseResult) -> LLMReply:
@@ -207,14 +220,19 @@ class AgentTask:
                 attempt=attempt,
                 data={"status": result.status.value, "exit_code": result.exit_code},
             )
-            self.recorder.record_attempt(
-                envelope,
-                result,
-                raw_output=result.final_text,
-                latency_ms=(result.duration_s or 0) * 1000,
-                attempt_number=attempt,
-            )
         return result
+
+    def _record(self, result: ParseResult) -> None:
+        """One audit record per attempt, with the final (validated) verdict."""
+        if self.recorder is None or self._last_envelope is None:
+            return
+        self.recorder.record_attempt(
+            self._last_envelope,
+            result,
+            raw_output=result.final_text,
+            latency_ms=(result.duration_s or 0) * 1000,
+            attempt_number=result.attempt,
+        )
 
     def _execute(self, request: AgentRequest, attempt: int) -> ParseResult:
         spec = self.spec
@@ -227,18 +245,20 @@ class AgentTask:
         stream_events = self.format.has_event_stream
         stderr_classifier = self.parser.classifier(operation, stream="stderr")
         stdout_classifier = None if stream_events else self.parser.classifier(operation, "stdout")
-        log_line = self._log_line
+        stderr_batch = _ChunkFeed(stderr_classifier.feed)
+        stdout_batch = _ChunkFeed(stdout_classifier.feed) if stdout_classifier else None
+        live = LiveLog(self._log_line)
 
         def on_stdout(line: str) -> None:
-            if stream_events:
+            if stdout_batch is not None:
+                stdout_batch.add(line)
+            else:
                 events.feed(line)
-            elif stdout_classifier is not None:
-                stdout_classifier.feed_line(line)
-            log_line(_log_safe(line))
+            live.line(line)
 
         def on_stderr(line: str) -> None:
-            stderr_classifier.feed_line(line)
-            log_line("[stderr] " + _log_safe(line))
+            stderr_batch.add(line)
+            live.line("[stderr] " + line)
 
         try:
             runner = Runner(
@@ -261,13 +281,17 @@ class AgentTask:
         with self._group(f"{spec.agent} output: {operation or 'agent'} attempt {attempt}"):
             self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
             try:
-                run = runner.run()
+                with live:
+                    run = runner.run()
             except RunnerError as exc:
                 return self._config_failure(str(exc))
             except Exception as exc:  # a crash of our own machinery is reported, never hidden
                 return self.parser.parse(None, operation=operation, crash=exc)
             finally:
                 self._runner = None
+        stderr_batch.flush()
+        if stdout_batch is not None:
+            stdout_batch.flush()
         outcome: AgentOutcome | None = (
             events.finish(run.exit_code, run.stderr_tail) if stream_events else None
         )
@@ -311,6 +335,7 @@ class AgentTask:
         """One call, or the validated attempt loop when ``output_schema`` is set."""
         if self.spec.output_schema is None:
             result = self.call_once(self.spec.prompt, resume_session_id=self.spec.resume_session_id)
+            self._record(result)
             self._verdict(result)
             return result
         return self.run_validated(resolve_schema(self.spec.output_schema))
@@ -339,6 +364,14 @@ class AgentTask:
 
         def on_attempt(record: AttemptRecord) -> None:
             outcome = record.outcome
+            self._record(
+                outcome.to_parse_result(
+                    last["result"],
+                    operation=self.spec.operation,
+                    attempt=record.attempt,
+                    attempts=record.attempt,
+                )
+            )
             if record.attempt == 1:
                 self._validation_event(EventName.VALIDATION_STARTED, 1)
                 name = EventName.VALIDATION_PASSED if outcome.ok else EventName.VALIDATION_FAILED
@@ -358,6 +391,7 @@ class AgentTask:
         try:
             run: ValidationRun[BaseModel] = loop.run(self.spec.prompt, call)
         except AgentCallError as exc:
+            self._record(exc.result)
             self._verdict(exc.result)
             return exc.result
         result = run.to_parse_result(last["result"], operation=self.spec.operation)
@@ -397,6 +431,7 @@ class AgentTask:
         result = result.model_copy(update={"attempt": attempt, "attempts": attempt})
         answerable = result.success or result.retry_class is RetryClass.INVALID_OUTPUT
         if not answerable and result.status is not Status.REFUSED:
+            self._record(result)
             self._verdict(result)
             return result
         finish = FinishReason.REFUSAL.value if result.status is Status.REFUSED else None
@@ -416,6 +451,7 @@ class AgentTask:
         validated = outcome.to_parse_result(
             result, operation=self.spec.operation, attempt=attempt, attempts=attempt
         )
+        self._record(validated)
         if policy.decide([*history, validated]).done:
             self._verdict(validated)
         return validated
