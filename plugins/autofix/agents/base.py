@@ -105,7 +105,9 @@ class AgentFormat(ABC):
     has_event_stream: ClassVar[bool] = True  # False for "plain": stdout is ordinary output
 
     @abstractmethod
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation: ...
+    def command(
+        self, request: AgentRequest, base_command: list[str] | None = None
+    ) -> Invocation: ...
 
     @abstractmethod
     def parser(self) -> EventParser: ...
