@@ -18,9 +18,12 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bAIza[0-9A-Za-z_\-]{30,}"), REDACTED),
     (re.compile(r"\bglpat-[A-Za-z0-9_\-]{16,}"), REDACTED),
     # AWS access key ids and secret keys given as assignments.
-    (re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"), REDACTED),
+    # Not \b: an id glued on with "_" (e.g. a run id "manual__AKIA...") must still match.
+    (re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}(?![A-Z0-9])"), REDACTED),
     (
-        re.compile(r"(?i)(aws_secret_access_key|aws_session_token)(\s*[=:]\s*)[\"']?[A-Za-z0-9/+=]{16,}[\"']?"),
+        re.compile(
+            r"(?i)(aws_secret_access_key|aws_session_token)(\s*[=:]\s*)[\"']?[A-Za-z0-9/+=]{16,}[\"']?"
+        ),
         r"\1\2" + REDACTED,
     ),
     # Authorization headers.
