@@ -277,7 +277,9 @@ class Classifier:
                 found.update(positions)
         return tuple(sorted(found))
 
-    def _first_match(self, line: str, positions: tuple[int, ...]) -> tuple[CompiledRule, bool] | None:
+    def _first_match(
+        self, line: str, positions: tuple[int, ...]
+    ) -> tuple[CompiledRule, bool] | None:
         """The deciding rule, and whether it timed out (then the line counts as an error)."""
         if positions[:1] == _ALL:
             positions = self._set.all_positions
@@ -288,6 +290,8 @@ class Classifier:
                 continue
             rule = rules[position]
             if rule.user_regex:
+                if not rule.may_match(folded):
+                    continue
                 matched = self._user_search(position, line)
                 if matched is None:
                     return rule, True  # fail safe

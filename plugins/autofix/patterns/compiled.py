@@ -31,8 +31,6 @@ HUB_KEYS: tuple[str, ...] = (
     "trace",
     "notice",
     "npm ",
-    "note",
-    "hint",
     "(node:",
     "compil",
     "download",
@@ -63,6 +61,7 @@ class CompiledRule:
     needle: str | None = None
     pattern: Any = None  # re.Pattern[str] | regex.Pattern[str]
     keys: tuple[bytes, ...] | None = None  # None: the rule must see every line
+    literals: tuple[str, ...] = ()  # one of these is in every (ASCII-folded) matching line
 
     @property
     def id(self) -> str:
@@ -80,7 +79,15 @@ class CompiledRule:
         """Match without a timeout: substring and trusted regex rules only."""
         if self.needle is not None:
             return self.needle in (line if self.rule.case_sensitive else folded)
+        if not self.may_match(folded):
+            return False
         return self.pattern.search(line) is not None
+
+    def may_match(self, folded: str) -> bool:
+        """Cheap literal check before a regex runs (ASCII lines only: no Unicode fold traps)."""
+        if not self.literals or not folded.isascii():
+            return True
+        return any(literal in folded for literal in self.literals)
 
 
 def _literals(rule: Rule) -> list[str] | None:
@@ -107,11 +114,12 @@ def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
     if rule.type == "substring":
         needle = rule.pattern if rule.case_sensitive else ascii_lower(rule.pattern)
         return CompiledRule(rule, trusted, needle=needle, keys=keys)
+    found = tuple(literals or ())
     if trusted:
         compiled: Any = re.compile(rule.pattern, 0 if rule.case_sensitive else re.IGNORECASE)
     else:
         compiled = regex.compile(rule.pattern, 0 if rule.case_sensitive else regex.IGNORECASE)
-    return CompiledRule(rule, trusted, pattern=compiled, keys=keys)
+    return CompiledRule(rule, trusted, pattern=compiled, keys=keys, literals=found)
 
 
 @dataclass(frozen=True)

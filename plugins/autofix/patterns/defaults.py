@@ -121,7 +121,7 @@ _NOISE = [
         "git-progress",
         "noise",
         "regex",
-        r"^(?:remote: )?(?:Enumerating|Counting|Compressing|Receiving|Resolving|Writing|Unpacking|Updating) (?:objects|deltas|files)\b",
+        r"^(?:remote: )?(?:Enumerating|Counting|Compressing|Receiving|Resolving|Writing|Unpacking) (?:objects|deltas)\b",
         "git transfer progress",
     ),
     _rule(

@@ -1,0 +1,260 @@
+"""Classifier benchmark: throughput vs a naive baseline, peak memory, latency, hot-reload cost.
+
+    .venv/bin/python benchmarks/classify_throughput.py [--mb 100] [--stream-gb 1] [--quick]
+
+The input is built from the real tool captures in tests/fixtures/captures (and examples/logs),
+shuffled and repeated to the requested size. The baseline runs in the same process on the same
+bytes: "per line: skip if a noise substring is in it; error if an indicator substring is in it",
+using the substring of every built-in rule (a regex rule contributes its literal).
+Prints measurements only; nothing here is a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from autofix.classify import Classifier
+from autofix.parser import ResponseParser
+from autofix.patterns import PatternStore, Rule, compile_rules, defaults
+from autofix.patterns.defaults import DEFAULT_RULES
+from autofix.patterns.model import PatternSettings
+from autofix.patterns.redos import required_literals
+
+ROOT = Path(__file__).resolve().parent.parent
+CHUNK = 1 << 20
+
+
+def corpus_lines() -> list[bytes]:
+    blocks: list[bytes] = []
+    for path in sorted((ROOT / "tests" / "fixtures" / "captures").glob("*.std*")):
+        if path.stat().st_size:
+            blocks.append(path.read_bytes())
+    blocks += [p.read_bytes() for p in sorted((ROOT / "examples" / "logs").glob("*.log"))]
+    return [b if b.endswith(b"\n") else b + b"\n" for b in blocks]
+
+
+# Lines that make long stderr long: build steps, compiler commands, downloads, progress bars and
+# INFO logs. Some hold rule keys (noise), most hold none (neutral).
+BULK_LINES = [
+    b"[ 42%] Building CXX object src/core/CMakeFiles/core.dir/parser/expression_parser.cpp.o",
+    b"/usr/bin/c++ -DNDEBUG -I/work/include -I/work/third_party -O2 -g -std=c++17 -fPIC -o CMakeFiles/app.dir/src/main.cpp.o -c /work/src/main.cpp",
+    b"asset vendors-node_modules_react-dom_index_js.bundle.js 1.21 MiB [emitted] [big] (id hint: vendors)",
+    b"#12 3.214 Collecting requests==2.31.0 (from -r requirements.txt (line 4))",
+    b"Step 4/12 : RUN pip install --no-cache-dir -r requirements.txt",
+    b"\r 45%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88     | 45/100 [00:01<00:01, 30.12it/s]\r100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 100/100 [00:03<00:00, 30.50it/s]",
+    b"transforming (1234) node_modules/lodash-es/_baseClone.js",
+    b"ok 17 - parses nested arrays # time=0.52ms",
+    b"  Running setup.py develop for autofix-demo",
+]
+BULK_NOISE = [
+    b"   Compiling tokio v1.37.0",
+    b"2024-05-01T12:00:00.123Z INFO  http: GET /health 200 1.2ms",
+    b"npm warn deprecated rimraf@3.0.2: Rimraf versions prior to v4 are no longer supported",
+    b"remote: Counting objects: 100% (45/45), done.",
+]
+
+
+def build_input(megabytes: float, seed: int = 7, dense: bool = False) -> bytes:
+    """Mixed: ~75% bulk neutral lines, ~15% bulk noise, ~10% real capture blocks (lines).
+
+    ``dense``: real capture blocks only, nearly every line a candidate (worst case).
+    """
+    blocks = corpus_lines()
+    rng = random.Random(seed)
+    out: list[bytes] = []
+    size = 0
+    target = int(megabytes * 1e6)
+    while size < target:
+        roll = rng.random()
+        if dense or roll < 0.012:
+            piece = rng.choice(blocks)
+        elif roll < 0.16:
+            piece = rng.choice(BULK_NOISE) + b"\n"
+        else:
+            piece = rng.choice(BULK_LINES) + b"\n"
+        out.append(piece)
+        size += len(piece)
+    return b"".join(out)[:target].rsplit(b"\n", 1)[0] + b"\n"
+
+
+def baseline_needles() -> tuple[list[str], list[str]]:
+    noise: list[str] = []
+    errors: list[str] = []
+    for rule in DEFAULT_RULES:
+        needles = (
+            [rule.pattern]
+            if rule.type == "substring"
+            else (required_literals(rule.pattern, True) or [])
+        )
+        (noise if rule.kind == "noise" else errors).extend(needles)
+    return noise, errors
+
+
+def run_baseline(data: bytes) -> tuple[float, int]:
+    noise, indicators = baseline_needles()
+    started = time.perf_counter()
+    errors = 0
+    for offset in range(0, len(data), CHUNK):
+        for line in data[offset : offset + CHUNK].decode("utf-8", "replace").split("\n"):
+            if any(n in line for n in noise):
+                continue
+            if any(i in line for i in indicators):
+                errors += 1
+    return time.perf_counter() - started, errors
+
+
+def run_classifier(data: bytes, rules: object = None) -> tuple[float, int]:
+    compiled = rules or defaults()
+    started = time.perf_counter()
+    classifier = Classifier(compiled)  # type: ignore[arg-type]
+    view = memoryview(data)
+    for offset in range(0, len(data), CHUNK):
+        classifier.feed(bytes(view[offset : offset + CHUNK]))
+    report = classifier.finish()
+    return time.perf_counter() - started, report.error_lines
+
+
+def with_user_rules() -> object:
+    user = [
+        Rule(
+            id="u1",
+            kind="noise",
+            type="substring",
+            pattern="Browserslist: caniuse-lite is outdated",
+            reason="b",
+        ),
+        Rule(id="u2", kind="noise", type="regex", pattern=r"^retrying request \d+/\d+", reason="b"),
+        Rule(id="u3", kind="error", type="regex", pattern=r"^migration \d+ failed: ", reason="b"),
+        Rule(
+            id="u4",
+            kind="error",
+            type="substring",
+            pattern="LICENSE CHECK FAILED",
+            reason="b",
+            case_sensitive=True,
+        ),
+        Rule(
+            id="u5",
+            kind="noise",
+            type="regex",
+            pattern=r"\bcache (?:hit|miss) for [\w./-]+",
+            reason="b",
+        ),
+    ]
+    return compile_rules(user, PatternSettings(), "bench", DEFAULT_RULES)
+
+
+def memory_child(gigabytes: float) -> None:
+    """In a fresh process: stream ``gigabytes`` through one classifier, print extra peak RSS."""
+    chunk = build_input(1.0)
+    classifier = Classifier(defaults())
+    classifier.feed(chunk[:1000])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    fed = 0
+    target = int(gigabytes * 1e9)
+    while fed < target:
+        classifier.feed(chunk)
+        fed += len(chunk)
+    report = classifier.finish()
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    seconds = time.perf_counter() - started
+    print(f"{(after - before) / 1024:.1f} {fed / 1e6 / seconds:.1f} {report.total_lines}")
+
+
+def latency(data: bytes, samples: int) -> tuple[float, float]:
+    parser = ResponseParser(
+        PatternStore(Path(tempfile.gettempdir()) / "autofix-bench-no-such-file.yaml")
+    )
+    size = 16 * 1024
+    starts = [random.Random(i).randrange(0, len(data) - size) for i in range(samples)]
+    timings = []
+    for start in starts:
+        piece = data[start : start + size]
+        began = time.perf_counter()
+        parser.parse(0, piece, b"", operation="bench")
+        timings.append(time.perf_counter() - began)
+    timings.sort()
+    return statistics.median(timings) * 1e3, timings[int(len(timings) * 0.99) - 1] * 1e3
+
+
+def reload_check_us(calls: int = 100_000) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "p.yaml"
+        path.write_text(
+            "rules:\n  - {id: a, kind: noise, type: substring, pattern: x, reason: r}\n"
+        )
+        store = PatternStore(path)
+        store.current()
+        began = time.perf_counter()
+        for _ in range(calls):
+            store.current()
+        return (time.perf_counter() - began) / calls * 1e6
+
+
+def main() -> int:
+    args = argparse.ArgumentParser()
+    args.add_argument("--mb", type=float, default=100.0)
+    args.add_argument("--stream-gb", type=float, default=1.0)
+    args.add_argument("--quick", action="store_true", help="10 MB and a 0.1 GB stream")
+    args.add_argument("--memory-child", type=float, default=None, help=argparse.SUPPRESS)
+    opts = args.parse_args()
+    if opts.memory_child is not None:
+        memory_child(opts.memory_child)
+        return 0
+    megabytes, stream_gb = (10.0, 0.1) if opts.quick else (opts.mb, opts.stream_gb)
+    data = build_input(megabytes)
+    lines = data.count(b"\n")
+    print(
+        f"input: {len(data) / 1e6:.1f} MB, {lines} lines, avg {len(data) / lines:.0f} B/line, "
+        f"{len(DEFAULT_RULES)} built-in rules "
+        f"({sum(r.type == 'substring' for r in DEFAULT_RULES)} substring, {sum(r.type == 'regex' for r in DEFAULT_RULES)} regex)"
+    )
+    dense = build_input(min(megabytes, 10.0), dense=True)
+    dense_base, _ = run_baseline(dense)
+    dense_ours, _ = run_classifier(dense)
+    print(
+        f"dense captures only ({len(dense) / 1e6:.0f} MB, worst case): baseline {len(dense) / 1e6 / dense_base:.1f} MB/s, "
+        f"autofix {len(dense) / 1e6 / dense_ours:.1f} MB/s, ratio {dense_base / dense_ours:.1f}x"
+    )
+    base_s, base_err = run_baseline(data)
+    ours_s, ours_err = run_classifier(data)
+    user_s, _ = run_classifier(data, with_user_rules())
+    mb = len(data) / 1e6
+    print(f"baseline:            {mb / base_s:8.1f} MB/s  ({base_s:.2f} s, {base_err} error lines)")
+    print(
+        f"autofix (defaults):  {mb / ours_s:8.1f} MB/s  ({ours_s:.2f} s, {ours_err} error lines)  ratio {base_s / ours_s:.1f}x"
+    )
+    print(
+        f"autofix (+5 user):   {mb / user_s:8.1f} MB/s  ({user_s:.2f} s)  ratio {base_s / user_s:.1f}x"
+    )
+    child = subprocess.run(
+        [sys.executable, __file__, "--memory-child", str(stream_gb)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    extra_mb, stream_rate, stream_lines = child.stdout.split()
+    print(
+        f"stream {stream_gb:g} GB:        extra peak RSS {extra_mb} MB, {stream_rate} MB/s, {stream_lines} lines"
+    )
+    median_ms, p99_ms = latency(data, 2000)
+    print(
+        f"16 KB response:      median {median_ms:.3f} ms, p99 {p99_ms:.3f} ms (ResponseParser.parse)"
+    )
+    print(f"hot-reload check:    {reload_check_us():.2f} µs per PatternStore.current()")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
