@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from autofix.result import Status
 from autofix.validation import (
     AttemptLoop,
@@ -38,7 +40,6 @@ from autofix.validation import (
     LLMReply,
     OutputValidator,
 )
-from pydantic import BaseModel, ConfigDict, Field
 
 
 class Indicator(BaseModel):

@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from autofix import checks
 from autofix.checks import (
     TOOL_FAILED,

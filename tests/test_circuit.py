@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from autofix.circuit import IterationRecord, LoopState, evaluate, unproductive_streak
 
 

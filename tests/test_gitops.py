@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from autofix import gitops
 from autofix.gitops import (
     GitError,

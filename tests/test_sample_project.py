@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from autofix.checks import counts_by_tool, detect_checks, error_count, render_issues, run_checks
 from autofix.circuit import IterationRecord, LoopState, evaluate
 from autofix.gitops import commit_all, commits_between, head, init_scratch_copy, is_clean

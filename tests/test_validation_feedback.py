@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from validation_support import Strategy
+
 from autofix.result import ErrorCategory, FieldError, Status
 from autofix.validation import (
     OutputValidator,
@@ -12,7 +14,6 @@ from autofix.validation import (
     quote_output,
     rank_errors,
 )
-from validation_support import Strategy
 
 C = ErrorCategory
 

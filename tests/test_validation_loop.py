@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from validation_support import VALID, ScriptedLLM, Strategy, TestConfig, fenced, valid_json
+
 from autofix.config import ConfigError, EscalationSettings, ValidationSettings, load_config
 from autofix.result import ParseResult, Status, TokenUsage
 from autofix.validation import (
@@ -24,7 +26,6 @@ from autofix.validation import (
     ValidationRefusedError,
     generate_and_validate,
 )
-from validation_support import VALID, ScriptedLLM, Strategy, TestConfig, fenced, valid_json
 
 PROMPT = "Propose a trend-following strategy. Answer with JSON only."
 BAD_RISK = valid_json(risk=2)  # one range error at `risk`

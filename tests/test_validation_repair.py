@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 import pytest
-from autofix.validation import PayloadError, parse_payload
-from autofix.validation.extract import candidates, fenced_blocks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from autofix.validation import PayloadError, parse_payload
+from autofix.validation.extract import candidates, fenced_blocks
 
 
 def repairs_of(text: str, **kwargs: Any) -> list[str]:

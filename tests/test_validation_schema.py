@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
+from validation_support import VALID, Strategy, TestConfig, fenced, valid_json
+
 from autofix.agents.base import FinishReason
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status
 from autofix.validation import OutputValidator, SchemaImportError, resolve_schema, validate_value
 from autofix.validation.schema import structural_hint
-from pydantic import BaseModel
-from validation_support import VALID, Strategy, TestConfig, fenced, valid_json
 
 C = ErrorCategory
 

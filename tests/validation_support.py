@@ -6,8 +6,9 @@ import json
 from collections.abc import Iterable
 from typing import Any, ClassVar, Literal
 
-from autofix.validation import LLMReply
 from pydantic import BaseModel, ConfigDict, Field
+
+from autofix.validation import LLMReply
 
 
 class Indicator(BaseModel):

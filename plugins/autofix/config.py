@@ -44,9 +44,19 @@ class ValidationSettings(_Section):
     abort_on_identical_errors: bool = True
     max_errors_shown: int = Field(default=5, ge=1, le=50)
     escalation: EscalationSettings | None = None
-    report_dir: str | None = None  # failure report JSON files; None = <AUTOFIX_HOME>/logs/autofix/reports
-    max_output_chars: int = Field(default=4000, ge=200, le=200_000)  # invalid output quoted in feedback
+    report_dir: str | None = (
+        None  # failure report JSON files; None = <AUTOFIX_HOME>/logs/autofix/reports
+    )
+    max_output_chars: int = Field(
+        default=4000, ge=200, le=200_000
+    )  # invalid output quoted in feedback
     strict_repairs: bool = False  # True: a repair that may change meaning makes the output invalid
+    # Retry strategy (autofix.validation.strategies): feedback | resample | feedback+resample |
+    # history | constrained | adaptive. constrained=True also sends the schema with any strategy.
+    strategy: Literal[
+        "feedback", "resample", "feedback+resample", "history", "constrained", "adaptive"
+    ] = "feedback"
+    constrained: bool = False
 
 
 class AuditSettings(_Section):
@@ -77,8 +87,22 @@ class AlertSettings(_Section):
     retry_success_threshold: float = Field(default=0.5, ge=0, le=1)
     window: int = Field(default=20, ge=1)
     webhook_url: str | None = None
-    min_retries: int = Field(default=5, ge=1)  # fewer retries than this in the window: no verdict yet
+    min_retries: int = Field(
+        default=5, ge=1
+    )  # fewer retries than this in the window: no verdict yet
     webhook_timeout_seconds: float = Field(default=5.0, gt=0)
+
+
+class FixingSettings(_Section):
+    """autofix.fixing: the autonomous_fixing DAG (read when the DAG file is parsed and per run)."""
+
+    projects: list[str] = Field(default_factory=list)  # fixed when a run names no project
+    agent_retries: int = Field(default=2, ge=0, le=10)  # Airflow retries of agent tasks (transient)
+    agent_retry_delay_seconds: float = Field(default=60.0, ge=0)  # first delay; backoff doubles it
+    max_unrolled_iterations: int = Field(default=8, ge=1, le=30)  # fix/check pairs in the DAG
+    cache_dir: str = "logs/autofix/cache"  # discover_tests results, one file per project
+    test_config_max_age_hours: float = Field(default=24.0, ge=0)  # 0 = always ask the agent
+    runs_dir: str = "logs/autofix/runs"  # per-run summaries (JSON + Markdown)
 
 
 class AutofixConfig(_Section):
@@ -87,6 +111,7 @@ class AutofixConfig(_Section):
     budgets: BudgetSettings = Field(default_factory=BudgetSettings)
     alert: AlertSettings = Field(default_factory=AlertSettings)
     schedule: str | None = None  # the autonomous_fixing DAG's schedule; None = manual
+    fixing: FixingSettings = Field(default_factory=FixingSettings)
     source: str = Field(default="defaults", exclude=True)
 
 
@@ -143,7 +168,9 @@ def _describe(error: ValidationError, source: str) -> str:
     return f"invalid autofix config ({source}): " + "; ".join(problems)
 
 
-def load_config(path: str | Path | None = None, environ: dict[str, str] | None = None) -> AutofixConfig:
+def load_config(
+    path: str | Path | None = None, environ: dict[str, str] | None = None
+) -> AutofixConfig:
     """Load, merge env overrides, and validate. Raises ConfigError naming key and reason."""
     env = dict(os.environ if environ is None else environ)
     config_file = find_config_file(path)
