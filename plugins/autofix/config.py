@@ -44,12 +44,10 @@ class ValidationSettings(_Section):
     abort_on_identical_errors: bool = True
     max_errors_shown: int = Field(default=5, ge=1, le=50)
     escalation: EscalationSettings | None = None
-    report_dir: str | None = (
-        None  # failure report JSON files; None = <AUTOFIX_HOME>/logs/autofix/reports
-    )
-    max_output_chars: int = Field(
-        default=4000, ge=200, le=200_000
-    )  # invalid output quoted in feedback
+    # Failure report JSON files; None = <AUTOFIX_HOME>/logs/autofix/reports.
+    report_dir: str | None = None
+    # How much of the invalid output is quoted back in feedback.
+    max_output_chars: int = Field(default=4000, ge=200, le=200_000)
     strict_repairs: bool = False  # True: a repair that may change meaning makes the output invalid
     # Retry strategy (autofix.validation.strategies): feedback | resample | feedback+resample |
     # history | constrained | adaptive. constrained=True also sends the schema with any strategy.
@@ -87,9 +85,8 @@ class AlertSettings(_Section):
     retry_success_threshold: float = Field(default=0.5, ge=0, le=1)
     window: int = Field(default=20, ge=1)
     webhook_url: str | None = None
-    min_retries: int = Field(
-        default=5, ge=1
-    )  # fewer retries than this in the window: no verdict yet
+    # Fewer retries than this in the window: no verdict yet.
+    min_retries: int = Field(default=5, ge=1)
     webhook_timeout_seconds: float = Field(default=5.0, gt=0)
 
 
