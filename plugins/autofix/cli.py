@@ -21,7 +21,11 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="autofix", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        prog="autofix",
+        description="Classify agent output, check noise patterns, and read the audit trail.",
+        epilog="Exit codes: 0 success, 1 a failure verdict, 2 a usage or configuration error.",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         try:
