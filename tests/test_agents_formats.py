@@ -40,7 +40,7 @@ def claude_result(**fields: Any) -> str:
 
 
 def test_registry_names_and_unknown() -> None:
-    assert set(FORMAT_NAMES) == {"claude", "codex", "gemini", "wrapper", "plain", "sim"}
+    assert set(FORMAT_NAMES) == {"claude", "codex", "gemini", "wrapper", "plain", "sim", "openai"}
     for name in FORMAT_NAMES:
         fmt = get_format(name)
         assert fmt.name == name

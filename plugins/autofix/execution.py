@@ -27,6 +27,7 @@ from autofix.redact import redact, register_secret
 from autofix.result import ParseResult, RetryClass, Status, format_error_message
 from autofix.runner import Runner, RunnerError
 from autofix.validation import (
+    AdaptiveAdvisor,
     AttemptLoop,
     AttemptPolicy,
     AttemptRecord,
@@ -36,6 +37,7 @@ from autofix.validation import (
     ValidationRun,
     resolve_schema,
 )
+from autofix.validation.strategies import ADAPTIVE, SEED_STRIDE, check_strategy
 
 LogLine = Callable[[str], None]
 
@@ -79,6 +81,24 @@ class AgentTaskSpec:
     max_attempts: int | None = None
     retry_enabled: bool | None = None
     patterns: str | None = None
+
+
+def apply_strategy_options(
+    policy: AttemptPolicy, agent_options: Mapping[str, Any], recorder: AuditRecorder | None
+) -> AttemptPolicy:
+    """Per-task strategy overrides from ``agent_options`` (``retry_strategy``, ``constrained``),
+    completion-style feedback for ``mode: completions``, and the adaptive advisor's audit history."""
+    strategy = agent_options.get("retry_strategy")
+    changes: dict[str, Any] = {}
+    if isinstance(strategy, str):
+        changes["strategy"] = check_strategy(strategy)
+    if isinstance(agent_options.get("constrained"), bool):
+        changes["constrained"] = agent_options["constrained"]
+    if agent_options.get("mode") == "completions":
+        changes["feedback_style"] = "completion"
+    if changes.get("strategy", policy.strategy) == ADAPTIVE and recorder is not None:
+        changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
+    return replace(policy, **changes) if changes else policy
 
 
 def secret_env_values(env: Mapping[str, str]) -> list[str]:
@@ -145,6 +165,7 @@ class AgentTask:
         self._runner: Runner | None = None
         self._killed = False
         self._last_envelope: Envelope | None = None
+        self._attempt_context: dict[str, Any] = {}  # retry strategy facts for the audit record
         for secret in secret_env_values(spec.env):
             register_secret(secret)
 
@@ -179,7 +200,7 @@ class AgentTask:
             agent_type=self.format.name,
             model=self.spec.model,
             instructions=prompt,
-            context={"cwd": self.spec.cwd or "", "attempt": attempt},
+            context={"cwd": self.spec.cwd or "", "attempt": attempt, **self._attempt_context},
             expected_output_schema=schema.model_json_schema() if schema is not None else None,
             response_format="json_schema" if schema is not None else "text",
             retry_policy=RetryPolicy(max_attempts=self._policy().allowed_attempts),
@@ -194,8 +215,11 @@ class AgentTask:
         attempt: int = 1,
         resume_session_id: str | None = None,
         schema: type[BaseModel] | None = None,
+        extra_options: Mapping[str, Any] | None = None,
     ) -> ParseResult:
-        """Run the agent once and return the parser's verdict (validation is not applied)."""
+        """Run the agent once and return the parser's verdict (validation is not applied).
+
+        ``extra_options`` (from the retry strategy: seed, messages, constrained) go to the agent."""
         spec = self.spec
         operation = spec.operation
         envelope = self._envelope(prompt, attempt, schema) if self.recorder else None
@@ -206,7 +230,7 @@ class AgentTask:
             resume_session_id=resume_session_id,
             model=spec.model,
             output_schema=schema.model_json_schema() if schema is not None else None,
-            options={**spec.agent_options, "operation": operation},
+            options={**spec.agent_options, **(extra_options or {}), "operation": operation},
         )
         started = time.monotonic()
         result = self._execute(request, attempt)
@@ -325,11 +349,27 @@ class AgentTask:
     # -- the task -----------------------------------------------------------------------
 
     def _policy(self) -> AttemptPolicy:
-        return AttemptPolicy.from_settings(
+        policy = AttemptPolicy.from_settings(
             self.config.validation,
             max_attempts=self.spec.max_attempts,
             retry_enabled=self.spec.retry_enabled,
         )
+        return apply_strategy_options(policy, self.spec.agent_options, self.recorder)
+
+    def _strategy_options(self, request: AttemptRequest) -> dict[str, Any]:
+        """What the retry strategy adds to this attempt's agent options, and its audit facts."""
+        self._attempt_context = {"strategy": request.strategy}
+        if request.retry_for is not None:
+            self._attempt_context["retry_for"] = request.retry_for
+        options: dict[str, Any] = {}
+        seed = self.spec.agent_options.get("seed")
+        if request.seed_offset and isinstance(seed, int):
+            options["seed"] = seed + request.seed_offset * SEED_STRIDE
+        if request.messages is not None:
+            options["messages"] = [dict(message) for message in request.messages]
+        if request.constrained:
+            options["constrained"] = True
+        return options
 
     def run(self) -> ParseResult:
         """One call, or the validated attempt loop when ``output_schema`` is set."""
@@ -352,7 +392,11 @@ class AgentTask:
                 self.spec.resume_session_id if request.attempt == 1 else None
             )
             result = self.call_once(
-                request.prompt, attempt=request.attempt, resume_session_id=session, schema=schema
+                request.prompt,
+                attempt=request.attempt,
+                resume_session_id=session,
+                schema=schema,
+                extra_options=self._strategy_options(request),
             )
             result = result.model_copy(update={"attempt": request.attempt})
             last["result"] = result

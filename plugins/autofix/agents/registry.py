@@ -14,6 +14,7 @@ _FORMATS: dict[str, tuple[str, str]] = {
     "wrapper": ("autofix.agents.wrapper", "WrapperFormat"),
     "plain": ("autofix.agents.plain", "PlainFormat"),
     "sim": ("autofix.agents.sim", "SimFormat"),
+    "openai": ("autofix.agents.openai", "OpenAIFormat"),
 }
 
 FORMAT_NAMES: tuple[str, ...] = tuple(_FORMATS)

@@ -12,6 +12,7 @@ from autofix.config import AutofixConfig, ConfigError, load_config
 from autofix.execution import AgentTask, AgentTaskSpec, TraceContext, secret_env_values
 from autofix.operators.results import pull_result, pull_results
 from autofix.result import ParseResult, RetryClass
+from autofix.validation.strategies import check_strategy
 
 if TYPE_CHECKING:
     from airflow.sdk import Context
@@ -97,6 +98,9 @@ class AIWrapperOperator(BaseOperator):
         max_group_attempts: int | None = None,
         config_path: str | None = None,
         audit: bool = True,
+        retry_strategy: str | None = None,
+        constrained: bool | None = None,
+        conn_id: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -122,6 +126,13 @@ class AIWrapperOperator(BaseOperator):
         self.max_group_attempts = max_group_attempts
         self.config_path = config_path
         self.audit = audit
+        # Retry strategy (validation.strategy in config/autofix.yaml when None).
+        if retry_strategy is not None:
+            self.agent_options["retry_strategy"] = check_strategy(retry_strategy)
+        if constrained is not None:
+            self.agent_options["constrained"] = constrained
+        # agent="openai": an Airflow Connection with the base URL (host) and key (password).
+        self.conn_id = conn_id
         self._task: AgentTask | None = None
 
     # -- execution ----------------------------------------------------------------------
@@ -132,7 +143,34 @@ class AIWrapperOperator(BaseOperator):
         for value in secret_env_values(self.env):
             mask_secret(value)
 
+    def _connection_settings(self) -> tuple[dict[str, str], dict[str, Any]]:
+        """(env, agent options) from ``conn_id``: the key goes into the env, masked, never logged."""
+        if not self.conn_id:
+            return {}, {}
+        from airflow.sdk import BaseHook
+        from airflow.sdk.log import mask_secret
+
+        from autofix.redact import register_secret
+
+        conn = BaseHook.get_connection(self.conn_id)
+        options: dict[str, Any] = {}
+        env: dict[str, str] = {}
+        extra = conn.extra_dejson or {}
+        base_url = extra.get("base_url") or conn.host
+        if base_url and "base_url" not in self.agent_options:
+            if "://" not in base_url:
+                port = f":{conn.port}" if conn.port else ""
+                base_url = f"{conn.schema or 'https'}://{base_url}{port}/v1"
+            options["base_url"] = base_url
+        if conn.password:
+            key_env = str(self.agent_options.get("api_key_env") or "OPENAI_API_KEY")
+            mask_secret(conn.password)
+            register_secret(conn.password)
+            env[key_env] = conn.password
+        return env, options
+
     def _spec(self, context: Context) -> AgentTaskSpec:
+        conn_env, conn_options = self._connection_settings()
         resume_session_id = None
         if self.resume_from:
             previous = pull_result(context, self.resume_from)
@@ -147,12 +185,12 @@ class AIWrapperOperator(BaseOperator):
             operation=self.operation,
             command=list(self.command) if self.command else None,
             cwd=self.cwd,
-            env={str(k): str(v) for k, v in self.env.items()},
+            env={**conn_env, **{str(k): str(v) for k, v in self.env.items()}},
             timeout=self.timeout,
             idle_timeout=self.idle_timeout,
             grace=self.grace,
             model=self.model,
-            agent_options=dict(self.agent_options),
+            agent_options={**conn_options, **self.agent_options},
             resume_session_id=resume_session_id,
             output_schema=self.output_schema,
             max_attempts=self.max_attempts,

@@ -29,10 +29,13 @@ from autofix.validation.loop import (
 from autofix.validation.repair import Payload, PayloadError, Repair, parse_payload
 from autofix.validation.reply import LLMReply, coerce_reply
 from autofix.validation.schema import SchemaImportError, resolve_schema, validate_value
+from autofix.validation.strategies import STRATEGIES, AdaptiveAdvisor, RecoveryStats
 from autofix.validation.validator import OutputValidator, ValidationOutcome, error_keys
 
 __all__ = [
+    "STRATEGIES",
     "Action",
+    "AdaptiveAdvisor",
     "AgentCall",
     "AttemptLoop",
     "AttemptPolicy",
@@ -45,6 +48,7 @@ __all__ = [
     "OutputValidator",
     "Payload",
     "PayloadError",
+    "RecoveryStats",
     "Repair",
     "SchemaImportError",
     "ValidationExhaustedError",

@@ -34,6 +34,21 @@ from autofix.validation.feedback import (
     build_feedback,
 )
 from autofix.validation.reply import LLMReply, coerce_reply
+from autofix.validation.strategies import (
+    CONSTRAINED,
+    FEEDBACK,
+    HISTORY,
+    HYBRID,
+    RESAMPLE,
+    RESAMPLING,
+    AdaptiveAdvisor,
+    FeedbackStyle,
+    check_strategy,
+    completion_feedback,
+    completion_history_turn,
+    completion_hybrid,
+    primary_category,
+)
 from autofix.validation.validator import OutputValidator, ValidationOutcome
 
 log = logging.getLogger("autofix.validation")
@@ -327,8 +342,14 @@ class AttemptPolicy:
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
     escalation: Escalation | None = None
     report_dir: str | Path | None = None
+    # Retry strategy (autofix.validation.strategies); "feedback" keeps the behaviour above.
+    strategy: str = FEEDBACK
+    constrained: bool = False  # the schema goes to the endpoint on every attempt
+    feedback_style: FeedbackStyle = "instructions"  # "completion" for base models
+    advisor: AdaptiveAdvisor | None = None  # the adaptive strategy's rates; None = default table
 
     def __post_init__(self) -> None:
+        check_strategy(self.strategy)
         if self.max_attempts < 1:
             raise ValueError(f"max_attempts must be >= 1, got {self.max_attempts}")
         if self.retry_delay_seconds < 0:
@@ -349,6 +370,8 @@ class AttemptPolicy:
             max_output_chars=settings.max_output_chars,
             escalation=escalation,
             report_dir=settings.report_dir,
+            strategy=settings.strategy,
+            constrained=settings.constrained,
         )
         given = {key: value for key, value in overrides.items() if value is not None}
         return replace(policy, **given) if given else policy
@@ -409,7 +432,8 @@ class AttemptPolicy:
                 repeated=repeated,
                 message=f"the escalation attempt {count} failed too",
             )
-        if repeated and self.abort_on_identical_errors:
+        # A resampling strategy draws afresh, so the same errors twice do not mean it is stuck.
+        if repeated and self.abort_on_identical_errors and self.strategy in (FEEDBACK, HISTORY):
             same = ", ".join(sorted(f"{p} ({c})" for p, c in last.error_keys))
             if self.escalation is not None and self.retry_enabled:
                 return Decision(
@@ -469,6 +493,72 @@ class AttemptPolicy:
             extra_context=extra_context,
             payload_format=payload_format,
         )
+
+    def choose_strategy(self, last: HistoryItem) -> tuple[str, str]:
+        """(the concrete strategy for the next attempt, the category it retries)."""
+        outcome = _outcome(last)
+        category = primary_category(outcome)
+        if self.strategy != "adaptive":
+            return self.strategy, category
+        return (self.advisor or AdaptiveAdvisor()).choose(category), category
+
+    def sends_schema(self, strategy: str) -> bool:
+        return self.constrained or strategy == CONSTRAINED
+
+    def strategy_prompt(
+        self,
+        strategy: str,
+        history: Sequence[HistoryItem],
+        *,
+        original_prompt: str,
+        model: type[BaseModel] | None = None,
+        payload_format: str = "JSON",
+        decision: Decision | None = None,
+    ) -> tuple[str, list[dict[str, str]] | None]:
+        """(prompt text, chat messages or None) for a strategy other than instruction feedback."""
+        outcomes = [_outcome(item) for item in history]
+        last = outcomes[-1]
+        completion = self.feedback_style == "completion"
+        if strategy in (RESAMPLE, CONSTRAINED):
+            return original_prompt, None
+        if strategy == FEEDBACK:  # completion style only; instructions go through feedback()
+            return completion_feedback(original_prompt, last), None
+        if strategy == HYBRID:
+            if completion:
+                return completion_hybrid(original_prompt, last), None
+            return self.feedback(
+                history,
+                original_prompt=original_prompt,
+                model=model,
+                payload_format=payload_format,
+                decision=decision,
+            ), None
+        # history: every earlier answer and the errors that followed it.
+        turns: list[str] = []
+        for index, outcome in enumerate(outcomes):
+            if completion:
+                turns.append(completion_history_turn(original_prompt, outcome))
+            else:
+                turns.append(
+                    build_feedback(
+                        outcome,
+                        original_prompt=original_prompt,
+                        attempt=index + 2,
+                        max_attempts=max(self.allowed_attempts, index + 2),
+                        mode="resumed",
+                        model=model,
+                        max_errors_shown=self.max_errors_shown,
+                        max_output_chars=self.max_output_chars,
+                        payload_format=payload_format,
+                    )
+                )
+        messages = [{"role": "user", "content": original_prompt}]
+        for outcome, turn in zip(outcomes, turns, strict=True):
+            messages += [
+                {"role": "assistant", "content": outcome.raw_output},
+                {"role": "user", "content": turn},
+            ]
+        return turns[-1], messages
 
 
 # ---------------------------------------------------------------------------- report
@@ -536,6 +626,12 @@ class AttemptRequest:
     mode: AttemptMode
     resume_session_id: str | None = None  # set in "resumed" mode when the last reply gave one
     escalation: Escalation | None = None  # set on the escalation attempt
+    # Set by the retry strategy (autofix.validation.strategies); defaults mean plain feedback.
+    strategy: str = FEEDBACK
+    seed_offset: int = 0  # add to the configured seed: a resampling strategy's fresh draw
+    messages: tuple[dict[str, str], ...] | None = None  # the whole conversation (history)
+    constrained: bool = False  # send the output schema as response_format
+    retry_for: str | None = None  # the error category this retry addresses (audit, adaptive)
 
     @property
     def escalated(self) -> bool:
@@ -569,7 +665,15 @@ class AttemptLoop:
     def run(self, prompt: str, call: AgentCall) -> ValidationRun[BaseModel]:
         run_id = self.run_id or datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         history: list[AttemptRecord] = []
-        request = AttemptRequest(1, self.policy.allowed_attempts, prompt, prompt, "initial")
+        request = AttemptRequest(
+            1,
+            self.policy.allowed_attempts,
+            prompt,
+            prompt,
+            "initial",
+            strategy=self.policy.strategy,
+            constrained=self.policy.sends_schema(self.policy.strategy),
+        )
         label = f"[{self.operation}] " if self.operation else ""
         while True:
             started = time.monotonic()
@@ -631,15 +735,34 @@ class AttemptLoop:
         )
         mode: FeedbackMode = "resumed" if resumed else "full"
         attempt = len(history) + 1
-        text = self.policy.feedback(
-            history,
-            original_prompt=prompt,
-            mode=mode,
-            model=self.validator.model,
-            payload_format="YAML" if self.validator.payload_format == "yaml" else "JSON",
-            extra_context=extra,
-            decision=decision,
-        )
+        payload_format = "YAML" if self.validator.payload_format == "yaml" else "JSON"
+        strategy, category = self.policy.choose_strategy(history[-1])
+        messages: list[dict[str, str]] | None = None
+        if escalation is not None or (
+            strategy == FEEDBACK and self.policy.feedback_style == "instructions"
+        ):
+            text = self.policy.feedback(
+                history,
+                original_prompt=prompt,
+                mode=mode,
+                model=self.validator.model,
+                payload_format=payload_format,
+                extra_context=extra,
+                decision=decision,
+            )
+        else:
+            # Other strategies start a fresh call: the prompt (or messages) carries everything.
+            mode, resumed = "full", False
+            text, messages = self.policy.strategy_prompt(
+                strategy,
+                history,
+                original_prompt=prompt,
+                model=self.validator.model,
+                payload_format=payload_format,
+                decision=decision,
+            )
+        if self.policy.strategy != FEEDBACK:
+            log.info("%sattempt %d: strategy %s for %s", label, attempt, strategy, category)
         return AttemptRequest(
             attempt=attempt,
             max_attempts=max(self.policy.allowed_attempts, attempt),
@@ -648,6 +771,11 @@ class AttemptLoop:
             mode=mode,
             resume_session_id=session_id if resumed else None,
             escalation=escalation,
+            strategy=strategy,
+            seed_offset=attempt - 1 if strategy in RESAMPLING else 0,
+            messages=tuple(messages) if messages is not None else None,
+            constrained=self.policy.sends_schema(strategy),
+            retry_for=category,
         )
 
     def _stop(

@@ -1,0 +1,194 @@
+"""``agent="openai"``: any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server, gateways).
+
+The request runs in the bundled client subprocess (``autofix.agents.openai_client``), so it goes
+through the same runner, parser, validation and audit path as the CLI agents. Settings come from
+``agent_options`` (operator) or ``AgentRequest.options``:
+
+    base_url     http://127.0.0.1:8012/v1 (default: $AUTOFIX_OPENAI_BASE_URL, $OPENAI_BASE_URL)
+    mode         "chat" (default) or "completions" (base models: few-shot, completion-style prompts)
+    temperature, seed, max_tokens, stop, timeout_s, max_retries, extra_body
+    api_key_env  the env var holding the key (default OPENAI_API_KEY); the operator fills it from
+                 an Airflow Connection when ``conn_id`` is given
+    constrained  send the output schema as ``response_format`` (JSON schema → grammar on llama.cpp)
+
+Per attempt, the retry strategy may add ``seed`` (resample), ``messages`` (history) and
+``constrained``; see ``autofix.validation.strategies``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, ClassVar
+
+from autofix.agents._common import BaseParser, JsonDocReader, add_error, as_int, finish_from_stop
+from autofix.agents.base import (
+    AgentFormat,
+    AgentOutcome,
+    AgentRequest,
+    EventParser,
+    FailureKind,
+    FinishReason,
+    Invocation,
+    RunStatus,
+)
+from autofix.agents.openai_client import DEFAULT_API_KEY_ENV, ClientRequest
+from autofix.result import TokenUsage
+
+BASE_URL_ENVS = ("AUTOFIX_OPENAI_BASE_URL", "OPENAI_BASE_URL")
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+CLIENT_MODULE = "autofix.agents.openai_client"
+
+# Options the client understands; anything else in agent_options is the operator's business.
+_CLIENT_KEYS = (
+    "mode",
+    "temperature",
+    "seed",
+    "max_tokens",
+    "stop",
+    "timeout_s",
+    "max_retries",
+    "api_key_env",
+    "extra_body",
+    "constrained",
+    "messages",
+)
+
+_KINDS: dict[str, FailureKind] = {
+    "rate_limit": FailureKind.RATE_LIMIT,
+    "server_error": FailureKind.SERVER_ERROR,
+    "timeout": FailureKind.TIMEOUT,
+    "connection": FailureKind.CONNECTION,
+    "auth": FailureKind.AUTH,
+    "invalid_request": FailureKind.INVALID_REQUEST,
+    "budget": FailureKind.BUDGET,
+    "api_error": FailureKind.API_ERROR,
+}
+
+
+def base_url_from(options: dict[str, Any], environ: dict[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    explicit = options.get("base_url")
+    if isinstance(explicit, str) and explicit:
+        return explicit
+    for name in BASE_URL_ENVS:
+        if env.get(name):
+            return env[name]
+    return DEFAULT_BASE_URL
+
+
+def client_request(request: AgentRequest) -> ClientRequest:
+    """The client's request for this AgentRequest (raises ValueError on bad options)."""
+    options = request.options
+    data: dict[str, Any] = {
+        "base_url": base_url_from(options),
+        "prompt": request.prompt,
+        "model": request.model or options.get("model"),
+        "json_schema": request.output_schema,
+    }
+    for key in _CLIENT_KEYS:
+        if options.get(key) is not None:
+            data[key] = options[key]
+    data.setdefault("api_key_env", DEFAULT_API_KEY_ENV)
+    return ClientRequest.from_json(data)
+
+
+class OpenAIParser(BaseParser):
+    """Client event lines → AgentOutcome."""
+
+    agent_name = "openai"
+
+    def __init__(self) -> None:
+        self._reader = JsonDocReader()
+        self._events = 0
+        self._response: dict[str, Any] | None = None
+        self._error: dict[str, Any] | None = None
+        self._retries: list[str] = []
+
+    def feed(self, line: str) -> None:
+        for value in self._reader.feed(line):
+            if isinstance(value, dict):
+                self._handle(value)
+
+    def _handle(self, event: dict[str, Any]) -> None:
+        self._events += 1
+        name = event.get("event")
+        if name == "response":
+            self._response = event
+        elif name == "error":
+            self._error = event
+        elif name == "retry":
+            self._retries.append(str(event.get("reason") or "transient error"))
+
+    def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
+        for value in self._reader.finish():
+            if isinstance(value, dict):
+                self._handle(value)
+        outcome = AgentOutcome(events=self._events, non_json_lines=self._reader.non_json_lines)
+        response, error = self._response, self._error
+        if response is not None:
+            text = response.get("text")
+            outcome.final_text = text if isinstance(text, str) else ""
+            raw_usage = response.get("usage")
+            usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else {}
+            outcome.usage = TokenUsage(
+                input_tokens=as_int(usage.get("prompt_tokens")),
+                output_tokens=as_int(usage.get("completion_tokens")),
+            )
+            model = response.get("model")
+            outcome.model = model if isinstance(model, str) else None
+            session = response.get("id")
+            outcome.session_id = session if isinstance(session, str) else None
+            outcome.terminal_event = "response"
+            refusal = response.get("refusal")
+            if isinstance(refusal, str) and refusal:
+                outcome.run_status = RunStatus.COMPLETED
+                outcome.finish_reason = FinishReason.REFUSAL
+                add_error(outcome.errors, f"refusal: {refusal}")
+                return outcome
+            outcome.run_status = RunStatus.COMPLETED
+            # An unknown finish reason is not "stop": validation decides on the text alone.
+            outcome.finish_reason = finish_from_stop(response.get("finish_reason"))
+            return outcome
+        if error is not None:
+            kind = _KINDS.get(str(error.get("kind")), FailureKind.UNKNOWN)
+            outcome.run_status = (
+                RunStatus.LIMIT_REACHED if kind is FailureKind.RATE_LIMIT else RunStatus.FAILED
+            )
+            outcome.finish_reason = FinishReason.ERROR
+            outcome.failure_kind = kind
+            outcome.terminal_event = f"error/{kind.value}"
+            message = str(error.get("message") or kind.value)
+            tries = error.get("tries")
+            if isinstance(tries, int) and tries > 1:
+                message += f" (tried {tries} times)"
+            add_error(outcome.errors, message)
+            return outcome
+        outcome.run_status = RunStatus.FAILED
+        outcome.finish_reason = FinishReason.ERROR
+        ended = "no exit code" if exit_code is None else f"exit {exit_code}"
+        add_error(outcome.errors, f"openai client: no response or error event ({ended})")
+        for line in self._reader.non_json_tail[-2:]:
+            add_error(outcome.errors, line)
+        if stderr_tail.strip():
+            add_error(outcome.errors, stderr_tail.strip().splitlines()[-1])
+        return outcome
+
+
+class OpenAIFormat(AgentFormat):
+    """Runs ``python -m autofix.agents.openai_client`` with the request on stdin.
+
+    ``base_command`` replaces the interpreter part (e.g. another venv's python).
+    """
+
+    name: ClassVar[str] = "openai"
+
+    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+        payload = client_request(request)
+        argv = list(base_command) if base_command else [sys.executable, "-m", CLIENT_MODULE]
+        body = {key: getattr(payload, key) for key in payload.__dataclass_fields__}
+        return Invocation(argv=argv, stdin=json.dumps(body, ensure_ascii=False) + "\n")
+
+    def parser(self) -> EventParser:
+        return OpenAIParser()
