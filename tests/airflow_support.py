@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -49,10 +50,22 @@ class DagRunOutcome:
 
 def run_dag(dag_id: str, source: str, conf: dict[str, Any] | None = None) -> DagRunOutcome:
     """Write ``source`` as a DAG file, load it and run it with ``dag.test()``."""
-    ensure_db()
     dag_file = airflow_home() / "dags" / f"{dag_id}.py"
     dag_file.write_text(textwrap.dedent(source), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"dagfile_{dag_id}", dag_file)
+    return run_dag_file(dag_file, conf)
+
+
+def run_dag_file(dag_file: Path, conf: dict[str, Any] | None = None) -> DagRunOutcome:
+    """Load an existing DAG file (its module-level ``dag``) and run it with ``dag.test()``.
+
+    A file outside the dags folder is copied in first: ``dag.test()`` serializes the DAG from
+    there. Mapped task instances are keyed ``task_id[map_index]``.
+    """
+    ensure_db()
+    dags = airflow_home() / "dags"
+    if dag_file.resolve().parent != dags.resolve():
+        dag_file = Path(shutil.copy2(dag_file, dags / dag_file.name))
+    spec = importlib.util.spec_from_file_location(f"dagfile_{dag_file.stem}", dag_file)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -60,13 +73,17 @@ def run_dag(dag_id: str, source: str, conf: dict[str, Any] | None = None) -> Dag
     dag_run = dag.test(run_conf=conf)
     instances = dag_run.get_task_instances()
     return DagRunOutcome(
-        dag_id=dag_id,
+        dag_id=dag.dag_id,
         run_id=dag_run.run_id,
         state=str(dag_run.state),
-        task_states={ti.task_id: str(ti.state) for ti in instances},
-        try_numbers={ti.task_id: int(ti.try_number) for ti in instances},
-        xcoms=_xcom_values(dag_id, dag_run.run_id, "return_value"),
+        task_states={_key(ti.task_id, ti.map_index): str(ti.state) for ti in instances},
+        try_numbers={_key(ti.task_id, ti.map_index): int(ti.try_number) for ti in instances},
+        xcoms=_xcom_values(dag.dag_id, dag_run.run_id, "return_value"),
     )
+
+
+def _key(task_id: str, map_index: int | None) -> str:
+    return task_id if map_index is None or map_index < 0 else f"{task_id}[{map_index}]"
 
 
 def _xcom_values(dag_id: str, run_id: str, key: str) -> dict[str, Any]:
@@ -81,5 +98,5 @@ def _xcom_values(dag_id: str, run_id: str, key: str) -> dict[str, Any]:
             value = XComModel.deserialize_value(row)
             if isinstance(value, dict) and "__classname__" in value:
                 value = deserialize(value)
-            values[row.task_id] = value
+            values[_key(row.task_id, row.map_index)] = value
     return values

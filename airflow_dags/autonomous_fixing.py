@@ -1,0 +1,127 @@
+"""autonomous_fixing: an AI agent fixes a repository's lint, type and test failures, one verified
+commit at a time, until the checks pass or it stops making progress.
+
+    plan ─► fix_project[i] (one mapped group per project):
+              prepare → configure_hooks → discover_tests → check_0
+                → fix_1 → check_1 → … → fix_N → check_N → summary
+
+Every agent call (configure_hooks, discover_tests, fix_k) is its own task with its own log.
+fix_k skips once the checks are clean, the circuit breaker tripped (2 iterations without a new
+commit or fewer errors) or ``max_iterations`` is reached. The logic lives in ``autofix.fixing``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pendulum
+from airflow.sdk import DAG, Param, task_group
+
+from autofix.checks import KNOWN_CHECKS
+from autofix.config import load_config
+from autofix.fixing import AGENTS, DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
+from autofix.operators.fixing import (
+    CheckOperator,
+    ConfigureHooksOperator,
+    DiscoverTestsOperator,
+    FixOperator,
+    PlanProjectsOperator,
+    PrepareOperator,
+    SummaryOperator,
+)
+
+CONFIG = load_config()  # schedule, retries and the number of unrolled iterations
+UNROLLED = CONFIG.fixing.max_unrolled_iterations
+# Transient agent failures (usage or rate limit, timeout) raise ordinary exceptions: retried here.
+AGENT_RETRIES = {
+    "retries": CONFIG.fixing.agent_retries,
+    "retry_delay": timedelta(seconds=CONFIG.fixing.agent_retry_delay_seconds),
+    "retry_exponential_backoff": 2.0,
+    "max_retry_delay": timedelta(hours=1),
+}
+TIMEOUTS = Timeouts()
+
+
+def _timeout(name: str, default: float) -> Param:
+    return Param(int(default), type="integer", minimum=1, section="Timeouts (seconds)", title=name)
+
+
+with DAG(
+    dag_id="autonomous_fixing",
+    description="An AI agent fixes lint, type and test failures, one verified commit at a time",
+    schedule=CONFIG.schedule,
+    start_date=pendulum.datetime(2025, 1, 1, tz="UTC"),
+    catchup=False,
+    max_active_runs=4,
+    tags=["autofix", "ai-agent"],
+    doc_md=__doc__,
+    params={
+        "project_path": Param(
+            "",
+            type="string",
+            title="Project path",
+            description="A git repository on the worker. Empty: fixing.projects from config.",
+        ),
+        "projects": Param(
+            [],
+            type="array",
+            title="More projects",
+            description='Fixed in parallel: paths, or objects like {"project_path": "/repos/api", '
+            '"agent": "codex"} that override any setting for that project.',
+        ),
+        "work_branch": Param(DEFAULT_WORK_BRANCH, type="string", minLength=1, title="Work branch"),
+        "agent": Param("sim", type="string", enum=list(AGENTS), title="Agent"),
+        "model": Param(None, type=["null", "string"], title="Model (agent default if empty)"),
+        "max_iterations": Param(
+            min(5, UNROLLED), type="integer", minimum=1, maximum=UNROLLED, title="Max iterations"
+        ),
+        "checks": Param(
+            [],
+            type="array",
+            items={"type": "string", "enum": list(KNOWN_CHECKS)},
+            title="Checks",
+            description="Empty: what discover_tests finds (else detected from the files).",
+        ),
+        "configure_hooks_timeout": _timeout("configure_hooks", TIMEOUTS.configure_hooks),
+        "discover_tests_timeout": _timeout("discover_tests", TIMEOUTS.discover_tests),
+        "fix_timeout": _timeout("fix (each iteration)", TIMEOUTS.fix),
+        "checks_timeout": _timeout("checks (each tool)", TIMEOUTS.checks),
+        "test_config_max_age_hours": Param(
+            CONFIG.fixing.test_config_max_age_hours,
+            type="number",
+            minimum=0,
+            title="Reuse discovered test setup for (hours)",
+        ),
+        "scenario": Param(
+            DEFAULT_SCENARIO,
+            type="string",
+            section="Scripted agent (sim)",
+            title="Scenario",
+            description="A bundled scenario name or a YAML path; see docs/simulator.md.",
+        ),
+        "agent_options": Param(
+            {},
+            type="object",
+            section="Advanced",
+            title="Agent options",
+            description='Passed to the agent CLI, e.g. {"permission_mode": "acceptEdits"}.',
+        ),
+    },
+) as dag:
+    plan = PlanProjectsOperator(task_id="plan", max_iterations_cap=UNROLLED)
+
+    @task_group(group_id="fix_project")
+    def fix_project(project: dict[str, object]) -> None:
+        prepare = PrepareOperator(task_id="prepare", plan=project)
+        hooks = ConfigureHooksOperator(task_id="configure_hooks", **AGENT_RETRIES)
+        discover = DiscoverTestsOperator(task_id="discover_tests", **AGENT_RETRIES)
+        previous = CheckOperator(task_id="check_0", iteration=0)
+        prepare >> hooks >> discover >> previous
+        for n in range(1, UNROLLED + 1):
+            fix = FixOperator(task_id=f"fix_{n}", iteration=n, **AGENT_RETRIES)
+            check = CheckOperator(task_id=f"check_{n}", iteration=n)
+            previous >> fix >> check
+            previous = check
+        previous >> SummaryOperator(task_id="summary", iterations=UNROLLED)
+
+    fix_project.expand(project=plan.output)

@@ -1,0 +1,230 @@
+"""The autonomous_fixing DAG end to end with dag.test() in a real SQLite Airflow.
+
+Real git repositories, the real check tools (ruff, mypy, pytest) and the scripted agent as a
+real subprocess; nothing of ours is mocked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from airflow_support import DagRunOutcome, run_dag_file
+
+from autofix import gitops
+from autofix.audit import JsonlStore
+from autofix.checks import error_count, run_checks
+from autofix.fixing import HOOKS_FILE
+from autofix.result import ParseResult, Status
+
+pytestmark = pytest.mark.airflow
+
+ROOT = Path(__file__).resolve().parent.parent
+DAG_FILE = ROOT / "airflow_dags" / "autonomous_fixing.py"
+SAMPLE = ROOT / "examples" / "sample_project"
+G = "fix_project."  # the mapped task group
+
+FIXES_COMMITS = [
+    "Add pre-commit hooks for ruff, mypy and pytest",
+    "Remove unused os import from report module",
+    "Sort imports in pricing module",
+    "Catch only ValueError when parsing quantities",
+    "Raise KeyError for unknown SKUs in Stock.find",
+    "Apply bulk discount from the threshold quantity on",
+]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """AUTOFIX_HOME in tmp_path: audit log, cache and summaries land there; short retries."""
+    monkeypatch.setenv("AUTOFIX_HOME", str(tmp_path))
+    monkeypatch.delenv("AUTOFIX_CONFIG", raising=False)
+    monkeypatch.setenv("AUTOFIX__FIXING__AGENT_RETRY_DELAY_SECONDS", "1")
+    monkeypatch.setenv("AUTOFIX__FIXING__MAX_UNROLLED_ITERATIONS", "6")
+    return tmp_path
+
+
+def sample_copy(home: Path, name: str = "sample_project") -> Path:
+    project = home / name
+    gitops.init_scratch_copy(SAMPLE, project, exclude=["FIXES.md"])
+    return project
+
+
+def small_project(home: Path, name: str, *, hooks: bool = False) -> Path:
+    """A clean one-module project: ruff finds nothing."""
+    project = home / name
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nversion = "0"\n[tool.ruff.lint]\nselect = ["E", "F"]\n'
+    )
+    (project / "pkg" / "__init__.py").write_text('"""A clean package."""\n\nVALUE = 1\n')
+    if hooks:
+        (project / HOOKS_FILE).write_text("repos: []\n")
+    gitops.init_scratch_copy(project, home / f"{name}-repo")
+    return home / f"{name}-repo"
+
+
+def scenario(home: Path, name: str, steps: str) -> str:
+    path = home / f"{name}.yaml"
+    path.write_text(f"format: claude\nsteps:\n{steps}", encoding="utf-8")
+    return str(path)
+
+
+DISCOVER_OK = """
+  - match: "(?i)discover how the tests"
+    text: '{"framework": "pytest", "test_command": "pytest -q", "checks": ["ruff"]}'
+    cost_usd: 0.01
+"""
+HOOKS_OK = """
+  - match: "(?i)set up pre-commit hooks"
+    files: [{path: .pre-commit-config.yaml, content: "repos: []\\n"}]
+    git_commit: "Add hooks"
+"""
+
+
+def summary_of(outcome: DagRunOutcome, index: int = 0) -> dict[str, Any]:
+    value = outcome.xcoms_by_key(f"{G}summary[{index}]", "summary")
+    assert isinstance(value, dict), f"no summary for map index {index}"
+    return value
+
+
+def test_sample_project_is_fixed_one_commit_per_iteration(
+    home: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    project = sample_copy(home)
+    base = gitops.head(project)
+    outcome = run_dag_file(DAG_FILE, {"project_path": str(project), "agent": "sim"})
+    states = outcome.task_states
+    assert outcome.state == "success", states
+    for n in range(1, 6):
+        assert states[f"{G}fix_{n}[0]"] == "success"
+        assert states[f"{G}check_{n}[0]"] == "success"
+    assert states[f"{G}fix_6[0]"] == "skipped"  # clean after check_5
+    assert states[f"{G}check_6[0]"] == "skipped"
+    # The usage limit on the second fix raised an ordinary exception: Airflow retried it.
+    assert outcome.try_numbers[f"{G}fix_2[0]"] == 2
+    assert outcome.try_numbers[f"{G}fix_1[0]"] == 1
+
+    # Real commits on the work branch, one per fix, in FIXES.md order; the checks pass.
+    assert gitops.current_branch(project) == "autofix/fixes"
+    subjects = [c.subject for c in gitops.commits_between(project, base)]
+    assert subjects == FIXES_COMMITS
+    assert gitops.is_clean(project)
+    assert error_count(run_checks(project, ["ruff", "mypy", "pytest"])) == 0
+
+    # configure_hooks: stderr deprecation noise did not fail it; the file is verified.
+    hooks = outcome.xcoms[f"{G}configure_hooks[0]"]
+    assert isinstance(hooks, ParseResult) and hooks.success and hooks.noise_lines >= 3
+    assert (project / HOOKS_FILE).is_file()
+    # discover_tests: the malformed first answer was corrected by the feedback retry.
+    discovered = outcome.xcoms[f"{G}discover_tests[0]"]
+    assert discovered.success and discovered.attempts == 2
+    assert discovered.data["checks"] == ["ruff", "mypy", "pytest"]
+
+    check_0 = outcome.xcoms[f"{G}check_0[0]"]
+    assert check_0["initial_errors"] == 5
+    assert check_0["snapshot"]["by_tool"] == {"ruff": 3, "mypy": 1, "pytest": 1}
+    assert outcome.xcoms[f"{G}check_5[0]"]["verdict"]["state"] == "clean"
+
+    summary = summary_of(outcome)
+    assert summary["outcome"] == "clean"
+    assert (summary["errors_before"], summary["errors_after"]) == (5, 0)
+    assert [c["subject"] for c in summary["commits"]] == FIXES_COMMITS
+    calls = summary["agent_calls"]
+    assert calls["calls"] == 9 and calls["failed"] == 2
+    assert calls["by_operation"] == {"configure_hooks": 1, "discover_tests": 2, "fix": 6}
+    assert calls["cost_usd"] == pytest.approx(0.1388)
+    assert Path(str(summary["report"])).is_file()
+    assert summary["audit"] == str(home / "logs" / "autofix" / "audit.jsonl")
+
+    records = list(JsonlStore(home / "logs" / "autofix" / "audit.jsonl").iter_all())
+    assert len(records) == 9
+    statuses = [r.result.status for r in records if r.envelope.operation == "fix"]
+    assert statuses.count(Status.LIMIT_REACHED) == 1
+
+    log = capfd.readouterr().out
+    assert "fix_2: new HEAD" in log and "errors 4 → 3" in log
+    assert "DEP0040" in log  # the noise is in the log, shown, not fatal
+    assert "loop: clean: all checks pass" in log
+
+
+def test_circuit_breaker_stops_an_agent_that_never_commits(
+    home: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    project = sample_copy(home)
+    (project / HOOKS_FILE).write_text("repos: []\n")
+    gitops.commit_all(project, "Add hooks")
+    lazy = scenario(
+        home,
+        "lazy",
+        DISCOVER_OK + '  - text: "Looked at it; nothing to change."\n    cost_usd: 0.002\n',
+    )
+    outcome = run_dag_file(
+        DAG_FILE,
+        {"project_path": str(project), "scenario": lazy, "checks": ["ruff"], "max_iterations": 5},
+    )
+    states = outcome.task_states
+    assert outcome.state == "failed"
+    assert states[f"{G}configure_hooks[0]"] == "success"  # file present: no agent call
+    assert outcome.xcoms.get(f"{G}configure_hooks[0]") is None
+    assert states[f"{G}fix_1[0]"] == states[f"{G}fix_2[0]"] == "success"
+    assert states[f"{G}fix_3[0]"] == "skipped"
+    assert states[f"{G}summary[0]"] == "failed"
+    status = outcome.xcoms[f"{G}check_2[0]"]
+    assert status["verdict"]["state"] == "tripped"
+    assert "no new commit" in status["verdict"]["reason"]
+    summary = summary_of(outcome)
+    assert summary["outcome"] == "tripped"
+    assert (summary["errors_before"], summary["errors_after"]) == (3, 3)
+    assert summary["commits"] == []
+    log = capfd.readouterr().out
+    assert "fix_1 made no new commit" in log
+    assert "[summary]" in log and "tripped" in log
+
+
+def test_dirty_tree_is_refused_by_prepare(home: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    project = sample_copy(home)
+    (project / "inventory" / "models.py").write_text("# local edit\n")
+    (project / "notes.txt").write_text("scratch\n")
+    outcome = run_dag_file(DAG_FILE, {"project_path": str(project)})
+    assert outcome.state == "failed"
+    assert outcome.task_states[f"{G}prepare[0]"] == "failed"
+    assert outcome.task_states[f"{G}configure_hooks[0]"] == "upstream_failed"
+    log = capfd.readouterr().out
+    assert "has uncommitted changes (M inventory/models.py, ?? notes.txt)" in log
+    assert "commit or stash them first" in log
+    assert gitops.current_branch(project) == "main"  # nothing touched
+    assert not (home / "logs" / "autofix" / "audit.jsonl").exists()  # no agent was called
+
+
+def test_projects_are_mapped_and_discover_tests_is_cached(home: Path) -> None:
+    one = small_project(home, "one")
+    two = small_project(home, "two", hooks=True)
+    quick = scenario(home, "quick", HOOKS_OK + DISCOVER_OK)
+    conf = {"projects": [str(one), {"project_path": str(two)}], "scenario": quick}
+
+    first = run_dag_file(DAG_FILE, conf)
+    assert first.state == "success", first.task_states
+    for index in (0, 1):
+        assert first.task_states[f"{G}summary[{index}]"] == "success"
+        assert first.task_states[f"{G}fix_1[{index}]"] == "skipped"  # clean from the start
+        assert first.xcoms[f"{G}discover_tests[{index}]"].success
+    assert [summary_of(first, i)["project_path"] for i in (0, 1)] == [str(one), str(two)]
+    cache_files = sorted((home / "logs" / "autofix" / "cache").glob("test_config-*.json"))
+    assert len(cache_files) == 2
+
+    second = run_dag_file(DAG_FILE, conf)
+    assert second.state == "success"
+    for index in (0, 1):
+        # Cache hit: the task succeeds without an agent call and still hands on the config.
+        assert second.xcoms.get(f"{G}discover_tests[{index}]") is None
+        config = second.xcoms_by_key(f"{G}discover_tests[{index}]", "test_config")
+        assert config["checks"] == ["ruff"]
+    store = JsonlStore(home / "logs" / "autofix" / "audit.jsonl")
+    by_run: dict[str, list[str]] = {}
+    for record in store.iter_all():
+        by_run.setdefault(record.trace_id, []).append(record.envelope.operation)
+    assert sorted(by_run[first.run_id]) == ["configure_hooks", "discover_tests", "discover_tests"]
+    assert second.run_id not in by_run  # no agent call at all in the second run
+    assert all(summary_of(second, i)["outcome"] == "clean" for i in (0, 1))
