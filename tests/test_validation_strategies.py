@@ -1,0 +1,151 @@
+"""Retry strategies in the attempt loop: what each retry sends, and how adaptive chooses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel, Field
+
+from autofix.audit import Envelope, MemoryStore
+from autofix.audit.envelope import interaction_from_parse_result
+from autofix.result import ParseResult, Status
+from autofix.validation import (
+    AdaptiveAdvisor,
+    AttemptLoop,
+    AttemptPolicy,
+    AttemptRequest,
+    OutputValidator,
+    RecoveryStats,
+)
+from autofix.validation.strategies import (
+    DEFAULT_ADAPTIVE_TABLE,
+    completion_hybrid,
+    error_note,
+    last_paragraph,
+)
+
+PROMPT = "Strategies as JSON.\n\nIdea: a\nJSON: {}\n\nIdea: b\nJSON:"
+BAD = ' {"name": "x", "period": 900}'
+GOOD = ' {"name": "x", "period": 9}'
+
+
+class Item(BaseModel):
+    name: str
+    period: int = Field(ge=1, le=250)
+
+
+def run(policy: AttemptPolicy, answers: Iterable[str]) -> tuple[list[AttemptRequest], bool]:
+    queue = list(answers)
+    seen: list[AttemptRequest] = []
+
+    def call(request: AttemptRequest) -> str:
+        seen.append(request)
+        return queue.pop(0)
+
+    result = AttemptLoop(OutputValidator(Item), policy, write_report=False).run(PROMPT, call)
+    return seen, result.ok
+
+
+def test_feedback_default_is_unchanged() -> None:
+    seen, ok = run(AttemptPolicy(), [BAD, GOOD])
+    assert ok and seen[1].strategy == "feedback" and seen[1].seed_offset == 0
+    assert "## Original requirements" in seen[1].prompt and seen[1].messages is None
+    assert not seen[0].constrained and seen[1].retry_for == "range_violation"
+
+
+def test_resample_sends_the_prompt_again_with_new_seeds_and_ignores_identical_errors() -> None:
+    seen, ok = run(AttemptPolicy(strategy="resample"), [BAD, BAD, GOOD])
+    assert ok and [r.prompt for r in seen] == [PROMPT] * 3
+    assert [r.seed_offset for r in seen] == [0, 1, 2]
+
+
+def test_feedback_stops_on_identical_errors_as_before() -> None:
+    seen, ok = run(AttemptPolicy(), [BAD, BAD, GOOD])
+    assert not ok and len(seen) == 2
+
+
+def test_completion_hybrid_puts_the_note_before_the_query_without_the_old_answer() -> None:
+    seen, _ = run(
+        AttemptPolicy(strategy="feedback+resample", feedback_style="completion"), [BAD, GOOD]
+    )
+    retry = seen[1].prompt
+    head, slot = last_paragraph(PROMPT)
+    assert retry.startswith(head) and retry.endswith(slot)
+    assert "# Note: period: Input should be less than or equal to 250" in retry
+    assert "900" not in retry and seen[1].seed_offset == 1
+
+
+def test_completion_feedback_keeps_the_answer_in_place_then_asks_again() -> None:
+    seen, _ = run(AttemptPolicy(feedback_style="completion"), [BAD, GOOD])
+    retry = seen[1].prompt
+    assert retry.startswith(PROMPT + BAD + "\n# Note: period")
+    assert retry.endswith("Idea: b\nJSON:")
+
+
+def test_history_builds_the_growing_conversation() -> None:
+    seen, ok = run(AttemptPolicy(strategy="history"), ["nope", BAD, GOOD])
+    assert ok
+    third = seen[2].messages
+    assert third is not None and [m["role"] for m in third] == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+    ]
+    assert third[1]["content"] == "nope" and third[3]["content"] == BAD
+    assert third[-1]["content"] == seen[2].prompt
+
+
+def test_constrained_flag_and_strategy() -> None:
+    seen, _ = run(AttemptPolicy(strategy="constrained"), [BAD, GOOD])
+    assert all(r.constrained for r in seen) and seen[1].seed_offset == 1
+    seen, _ = run(AttemptPolicy(strategy="history", constrained=True), [BAD, GOOD])
+    assert all(r.constrained for r in seen)
+
+
+def test_adaptive_without_history_uses_the_default_table() -> None:
+    seen, _ = run(AttemptPolicy(strategy="adaptive"), ["no json here", GOOD])
+    assert seen[1].strategy == DEFAULT_ADAPTIVE_TABLE["structural_error"] == "resample"
+    seen, _ = run(AttemptPolicy(strategy="adaptive"), [BAD, GOOD])
+    assert seen[1].strategy == "feedback+resample"
+
+
+def test_adaptive_follows_observed_recovery_rates() -> None:
+    stats = RecoveryStats()
+    for ok in [True] * 8 + [False] * 2:
+        stats.add("range_violation", "history", ok)
+    for ok in [True] * 3 + [False] * 7:
+        stats.add("range_violation", "feedback+resample", ok)
+    stats.add("range_violation", "resample", True)  # one trial: below min_trials, not counted
+    advisor = AdaptiveAdvisor(stats=stats)
+    assert advisor.choose("range_violation") == "history"
+    assert advisor.choose("pattern_violation") == "feedback+resample"
+    seen, _ = run(AttemptPolicy(strategy="adaptive", advisor=advisor), [BAD, GOOD])
+    assert seen[1].strategy == "history" and seen[1].messages is not None
+
+
+def test_adaptive_learns_from_the_audit_store() -> None:
+    store = MemoryStore()
+    for index, ok in enumerate([True] * 6 + [False]):
+        envelope = Envelope(
+            trace_id=f"run-{index}",
+            operation="op",
+            context={"strategy": "resample", "retry_for": "truncated", "attempt": 2},
+        )
+        result = ParseResult(
+            success=ok, status=Status.COMPLETED if ok else Status.TRUNCATED, attempt=2
+        )
+        store.append(interaction_from_parse_result(envelope, result, attempt_number=2))
+    advisor = AdaptiveAdvisor.from_store(store, operation="op")
+    assert advisor.stats.table() == {"truncated": {"resample": (6, 7)}}
+    assert advisor.choose("truncated") == "resample"
+    assert AdaptiveAdvisor.from_store(store, operation="other").stats.table() == {}
+
+
+def test_error_note_ranks_and_handles_truncation() -> None:
+    outcome = OutputValidator(Item).validate('{"period": 0}', "stop")
+    note = error_note(outcome.errors, outcome.status)
+    assert note.index("name") < note.index("period")  # required before range
+    assert "keep the answer short" in error_note((), Status.TRUNCATED)
+    assert completion_hybrid("single line prompt:", outcome).endswith("single line prompt:")
