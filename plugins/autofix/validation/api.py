@@ -38,6 +38,7 @@ from autofix.validation.loop import (
 )
 from autofix.validation.repair import Normaliser
 from autofix.validation.schema import SemanticValidator
+from autofix.validation.strategies import AdaptiveAdvisor, FeedbackStyle
 from autofix.validation.validator import OutputValidator
 
 M = TypeVar("M", bound=BaseModel)
@@ -45,12 +46,12 @@ Message = dict[str, str]
 LLMCallable = Callable[..., object]  # (messages: list[Message], **kwargs) -> str | reply object
 
 
-def _accepts_model_kwarg(llm: LLMCallable) -> bool:
+def _accepts_model_kwarg(llm: LLMCallable, name: str = "model") -> bool:
     try:
         params = inspect.signature(llm).parameters.values()
     except (TypeError, ValueError):
         return False
-    return any(p.name == "model" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 def messages_for(request: AttemptRequest, system: str | None = None) -> list[Message]:
@@ -58,6 +59,8 @@ def messages_for(request: AttemptRequest, system: str | None = None) -> list[Mes
     messages: list[Message] = []
     if system and request.mode != "resumed":
         messages.append({"role": "system", "content": system})
+    if request.messages is not None:  # the ``history`` strategy: the whole conversation
+        return messages + [dict(message) for message in request.messages]
     messages.append({"role": "user", "content": request.prompt})
     return messages
 
@@ -86,12 +89,20 @@ def generate_and_validate(
     operation: str = "generate_and_validate",
     run_id: str | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    strategy: str | None = None,
+    constrained: bool | None = None,
+    feedback_style: FeedbackStyle | None = None,
+    advisor: AdaptiveAdvisor | None = None,
 ) -> ValidationRun[M]:
     """Ask ``llm`` for output matching ``schema``; retry with error feedback until valid.
 
     Policy: ``settings`` (e.g. ``load_config().validation`` for config/autofix.yaml plus
     ``AUTOFIX__VALIDATION__*`` env) or built-in defaults (3 attempts), overridden by any
     keyword given here. Returns a ValidationRun whose ``value`` is the validated model.
+
+    ``strategy`` (feedback | resample | feedback+resample | history | constrained | adaptive):
+    what a retry sends. An llm that accepts ``seed_offset=`` / ``constrained=`` keywords gets
+    them (a resampling strategy's fresh draw; send the schema as ``response_format``).
 
     Raises ValidationRefusedError (status ``refused``, 1 call) or ValidationExhaustedError
     (attempts ran out, or identical errors twice in a row); both carry every attempt's
@@ -107,6 +118,10 @@ def generate_and_validate(
         max_errors_shown=max_errors_shown,
         escalation=escalation,
         report_dir=report_dir,
+        strategy=strategy,
+        constrained=constrained,
+        feedback_style=feedback_style,
+        advisor=advisor,
     )
     esc = policy.escalation
     if (
@@ -132,6 +147,10 @@ def generate_and_validate(
         allow_empty=allow_empty,
     )
 
+    strategy_kwargs = [
+        name for name in ("seed_offset", "constrained") if _accepts_model_kwarg(llm, name)
+    ]
+
     def call(request: AttemptRequest) -> object:
         messages = messages_for(request, system)
         escalation_now = request.escalation
@@ -139,7 +158,12 @@ def generate_and_validate(
             return escalation_now.llm(messages)
         if escalation_now is not None and escalation_now.model is not None:
             return llm(messages, model=escalation_now.model)
-        return llm(messages)
+        extra = {
+            name: getattr(request, name)
+            for name in strategy_kwargs
+            if getattr(request, name) != (0 if name == "seed_offset" else False)
+        }
+        return llm(messages, **extra)
 
     loop = AttemptLoop(
         validator,
