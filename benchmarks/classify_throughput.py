@@ -43,47 +43,149 @@ def corpus_lines() -> list[bytes]:
 
 
 # Lines that make long stderr long: build steps, compiler commands, downloads, progress bars and
-# INFO logs. Some hold rule keys (noise), most hold none (neutral).
-BULK_LINES = [
-    b"[ 42%] Building CXX object src/core/CMakeFiles/core.dir/parser/expression_parser.cpp.o",
-    b"/usr/bin/c++ -DNDEBUG -I/work/include -I/work/third_party -O2 -g -std=c++17 -fPIC -o CMakeFiles/app.dir/src/main.cpp.o -c /work/src/main.cpp",
-    b"asset vendors-node_modules_react-dom_index_js.bundle.js 1.21 MiB [emitted] [big] (id hint: vendors)",
-    b"#12 3.214 Collecting requests==2.31.0 (from -r requirements.txt (line 4))",
-    b"Step 4/12 : RUN pip install --no-cache-dir -r requirements.txt",
-    b"\r 45%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88     | 45/100 [00:01<00:01, 30.12it/s]\r100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 100/100 [00:03<00:00, 30.50it/s]",
-    b"transforming (1234) node_modules/lodash-es/_baseClone.js",
-    b"ok 17 - parses nested arrays # time=0.52ms",
-    b"  Running setup.py develop for autofix-demo",
-]
-BULK_NOISE = [
-    b"   Compiling tokio v1.37.0",
-    b"2024-05-01T12:00:00.123Z INFO  http: GET /health 200 1.2ms",
-    b"npm warn deprecated rimraf@3.0.2: Rimraf versions prior to v4 are no longer supported",
-    b"remote: Counting objects: 100% (45/45), done.",
+# INFO logs. Some hold rule keys (noise), most hold none (neutral). Each template is filled with
+# counters, timestamps, sizes and names drawn per line, so bulk lines are (nearly) all distinct,
+# as in a real log: a verdict cache gets no free hits from the generator.
+_WORDS = [
+    "core",
+    "parser",
+    "lexer",
+    "render",
+    "cache",
+    "http",
+    "client",
+    "server",
+    "router",
+    "auth",
+    "session",
+    "store",
+    "index",
+    "query",
+    "plan",
+    "schema",
+    "codec",
+    "image",
+    "audio",
+    "video",
+    "net",
+    "io",
+    "fs",
+    "sync",
+    "async",
+    "pool",
+    "queue",
+    "worker",
+    "task",
+    "job",
+    "event",
+    "model",
+    "view",
+    "util",
+    "config",
+    "log",
+    "metrics",
+    "trace",
+    "graph",
+    "tree",
+    "list",
+    "map",
+    "set",
+    "vec",
+    "buf",
+    "str",
+    "num",
+    "time",
+    "date",
 ]
 
 
-def build_input(megabytes: float, seed: int = 7, dense: bool = False) -> bytes:
+def _name(rng: random.Random) -> str:
+    return f"{rng.choice(_WORDS)}_{rng.choice(_WORDS)}{rng.randrange(100)}"
+
+
+def _bulk_line(rng: random.Random, n: int) -> str:
+    kind = rng.randrange(9)
+    a, b = _name(rng), _name(rng)
+    if kind == 0:
+        return f"[{n % 100:3d}%] Building CXX object src/{a}/CMakeFiles/{a}.dir/{b}.cpp.o"
+    if kind == 1:
+        return (
+            f"/usr/bin/c++ -DNDEBUG -I/work/include -I/work/third_party -O2 -g -std=c++17 -fPIC "
+            f"-o CMakeFiles/{a}.dir/src/{b}.cpp.o -c /work/src/{a}/{b}.cpp"
+        )
+    if kind == 2:
+        return (
+            f"asset vendors-node_modules_{a}_index_js.bundle.js {rng.uniform(1, 900):.2f} KiB "
+            f"[emitted] [big] (id hint: vendors)"
+        )
+    if kind == 3:
+        return (
+            f"#{n % 40} {n / 1000:.3f} Collecting {a}=={rng.randrange(9)}.{rng.randrange(40)}."
+            f"{rng.randrange(9)} (from -r requirements.txt (line {rng.randrange(1, 90)}))"
+        )
+    if kind == 4:
+        return f"Step {n % 12 + 1}/12 : RUN pip install --no-cache-dir {a} {b}"
+    if kind == 5:
+        p = rng.randrange(100)
+        bar, full = "\u2588" * (p // 10), "\u2588" * 10
+        return (
+            f"\r {p}%|{bar:<10}| {p}/100 [00:0{p % 10}<00:01, {rng.uniform(5, 90):.2f}it/s]"
+            f"\r100%|{full}| 100/100 [00:03<00:00, {rng.uniform(5, 90):.2f}it/s]"
+        )
+    if kind == 6:
+        return f"transforming ({n}) node_modules/{a}/{b}.js"
+    if kind == 7:
+        return f"ok {n} - {a} handles {b} # time={rng.uniform(0, 9):.2f}ms"
+    return f"  Running setup.py develop for {a}-{b}"
+
+
+def _noise_line(rng: random.Random, n: int) -> str:
+    kind = rng.randrange(4)
+    a = _name(rng)
+    if kind == 0:
+        return f"   Compiling {a.replace('_', '-')} v{rng.randrange(3)}.{rng.randrange(60)}.{rng.randrange(20)}"
+    if kind == 1:
+        ms = n * 37
+        return (
+            f"2024-05-01T{ms // 3_600_000 % 24:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}."
+            f"{ms % 1000:03d}Z INFO  http: GET /{a} {rng.choice((200, 204, 304))} {rng.uniform(0, 50):.1f}ms"
+        )
+    if kind == 2:
+        return f"npm warn deprecated {a}@{rng.randrange(9)}.{rng.randrange(9)}.{rng.randrange(9)}: This module is no longer supported"
+    total = rng.randrange(1, 5000)
+    return f"remote: Counting objects: 100% ({total}/{total}), done."
+
+
+def build_input(
+    megabytes: float, seed: int = 7, dense: bool = False, unique: bool = False
+) -> bytes:
     """Mixed: ~75% bulk neutral lines, ~15% bulk noise, ~10% real capture blocks (lines).
 
     ``dense``: real capture blocks only, nearly every line a candidate (worst case).
+    ``unique``: every line (capture lines too) gets a distinct suffix: no line repeats.
     """
     blocks = corpus_lines()
     rng = random.Random(seed)
     out: list[bytes] = []
     size = 0
     target = int(megabytes * 1e6)
+    n = 0
     while size < target:
+        n += 1
         roll = rng.random()
         if dense or roll < 0.012:
             piece = rng.choice(blocks)
         elif roll < 0.16:
-            piece = rng.choice(BULK_NOISE) + b"\n"
+            piece = _noise_line(rng, n).encode() + b"\n"
         else:
-            piece = rng.choice(BULK_LINES) + b"\n"
+            piece = _bulk_line(rng, n).encode() + b"\n"
         out.append(piece)
         size += len(piece)
-    return b"".join(out)[:target].rsplit(b"\n", 1)[0] + b"\n"
+    data = b"".join(out)[:target].rsplit(b"\n", 1)[0] + b"\n"
+    if unique:
+        lines = data.split(b"\n")[:-1]
+        data = b"".join(line + b" #%d\n" % i for i, line in enumerate(lines))
+    return data
 
 
 def baseline_needles() -> tuple[list[str], list[str]]:

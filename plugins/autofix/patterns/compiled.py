@@ -1,8 +1,9 @@
-"""Rules compiled for matching: per-rule matchers plus the byte keys the scanner looks for.
+"""Rules compiled for matching: per-rule matchers plus the keys the scanner looks for.
 
-Each rule gets one or more *keys*: lower-cased byte strings of which every matching line
-contains at least one. The classifier finds keys with ``bytes.find`` over whole chunks and only
-evaluates rules on the lines where a key occurs, so the cost per neutral line is close to zero.
+Each rule gets one or more *keys*: ASCII-lower-cased literals of which every matching line
+contains at least one. One Aho–Corasick automaton per rule set (``ahocorasick_rs``) finds all
+keys in a whole chunk in a single native pass; only lines holding a key are evaluated, and only against the rules whose
+keys they hold, so the cost per neutral line is close to zero.
 """
 
 from __future__ import annotations
@@ -11,42 +12,20 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import ahocorasick_rs
 import regex
 
 from autofix.patterns.model import PatternSettings, Rule
-from autofix.patterns.redos import required_literals
+from autofix.patterns.redos import line_prefixes, required_literals
 
-# Shared keys: a rule literal containing one of these is found through it, so dozens of rules
-# cost a handful of scans. Order: most selective first.
-HUB_KEYS: tuple[str, ...] = (
-    "traceback",
-    "exception",
-    "error",
-    "fail",
-    "fatal",
-    "panic",
-    "warn",
-    "info",
-    "debug",
-    "trace",
-    "notice",
-    "npm ",
-    "(node:",
-    "compil",
-    "download",
-    "finish",
-    "not found",
-    "denied",
-    "killed",
-    "abort",
-    "memory",
-    "fault",
-    "dump",
-)
 # Characters that Unicode case-insensitive matching folds onto ASCII letters (K, s, i):
 # lines holding them are checked against every rule, since ASCII lowering can't see them.
 FOLD_TRAPS: tuple[str, ...] = ("\u212a", "\u017f", "\u0130", "\u0131")
 _ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
+# Verdict cache bounds: entries per rule set, and the longest line worth keeping (memory stays
+# under ~10 MB per rule set whatever the input).
+VERDICT_CACHE_ENTRIES = 16_384
+VERDICT_CACHE_LINE_CHARS = 512
 
 
 def ascii_lower(text: str) -> str:
@@ -62,6 +41,7 @@ class CompiledRule:
     pattern: Any = None  # re.Pattern[str] | regex.Pattern[str]
     keys: tuple[bytes, ...] | None = None  # None: the rule must see every line
     literals: tuple[str, ...] = ()  # one of these is in every (ASCII-folded) matching line
+    anchored: bool = False  # every matching line starts with one of ``keys``
 
     @property
     def id(self) -> str:
@@ -99,27 +79,30 @@ def _literals(rule: Rule) -> list[str] | None:
     return list(dict.fromkeys(ascii_lower(lit) for lit in literals))
 
 
-def _key_for(literal: str) -> str:
-    for hub in HUB_KEYS:
-        if hub in literal:
-            return hub
-    return literal
-
-
 def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
     literals = _literals(rule)
-    keys = None if literals is None else tuple(_key_for(lit).encode() for lit in literals)
-    if keys is not None and min(map(len, keys)) < 2:
-        keys = None  # a one-byte key would flag nearly every line; treat as unkeyed
+    keys = (
+        None
+        if literals is None
+        else tuple(dict.fromkeys(lit.encode("utf-8", "surrogatepass") for lit in literals))
+    )
+    if keys is not None and (min(map(len, keys)) < 2 or any(b"\n" in key for key in keys)):
+        keys = None  # a one-byte key flags nearly every line; a newline never occurs in a line
     if rule.type == "substring":
         needle = rule.pattern if rule.case_sensitive else ascii_lower(rule.pattern)
         return CompiledRule(rule, trusted, needle=needle, keys=keys)
     found = tuple(literals or ())
+    prefixes = line_prefixes(rule.pattern, rule.case_sensitive)
+    anchored = prefixes is not None
+    if prefixes is not None:  # a hit must also be at line start: far fewer candidate lines
+        keys = tuple(dict.fromkeys(p.encode("utf-8", "surrogatepass") for p in prefixes))
     if trusted:
         compiled: Any = re.compile(rule.pattern, 0 if rule.case_sensitive else re.IGNORECASE)
     else:
         compiled = regex.compile(rule.pattern, 0 if rule.case_sensitive else regex.IGNORECASE)
-    return CompiledRule(rule, trusted, pattern=compiled, keys=keys, literals=found)
+    return CompiledRule(
+        rule, trusted, pattern=compiled, keys=keys, literals=found, anchored=anchored
+    )
 
 
 @dataclass(frozen=True)
@@ -127,28 +110,88 @@ class RuleSet:
     """The rules that apply to one (operation, stream), in order, with the scan plan."""
 
     rules: tuple[CompiledRule, ...]
-    # key → positions (in ``rules``) of the rules it may reveal, ascending
-    keys: tuple[tuple[bytes, tuple[int, ...]], ...]
+    # All keys (ASCII-lowered UTF-8) in one automaton; per key index, the bit mask of rule
+    # positions a hit anywhere reveals, and of those revealed only by a hit at line start.
+    matcher: Any  # ahocorasick_rs.BytesAhoCorasick, or None when no rule has a key
+    key_masks: tuple[int, ...]
+    start_masks: tuple[int, ...]
     unkeyed: tuple[int, ...]  # rules that must be tried on every line
     all_positions: tuple[int, ...]
+    all_mask: int
+    # Per position, how the classifier tests it: (CHECK_*, needle or bound ``search`` or None).
+    checks: tuple[tuple[int, Any], ...]
+    # Shared by every classifier on this rule set; dropped with it on hot reload.
+    # Capped line → the classifier's decision for it (see Classifier._decide).
+    verdicts: dict[str, Any] = field(default_factory=dict, compare=False)
+    _plans: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)
+
+    def plan(self, mask: int) -> tuple[int, ...]:
+        """Rule positions in ``mask``, ascending (memoised: few distinct masks occur)."""
+        found = self._plans.get(mask)
+        if found is None:
+            found = tuple(p for p in self.all_positions if mask >> p & 1)
+            if len(self._plans) < 4096:
+                self._plans[mask] = found
+        return found
+
+    def mask_of(self, folded: str) -> int:
+        """Rule mask for one ASCII-lowered line (the per-line path)."""
+        mask = 0
+        if self.matcher is not None:
+            view = folded.encode("utf-8", "surrogatepass")
+            for key, start, _ in self.matcher.find_matches_as_indexes(view, overlapping=True):
+                mask |= self.key_masks[key]
+                if start == 0:
+                    mask |= self.start_masks[key]
+        return mask
 
     @staticmethod
     def build(rules: tuple[CompiledRule, ...]) -> RuleSet:
-        by_key: dict[bytes, set[int]] = {}
+        anywhere: dict[bytes, int] = {}
+        at_start: dict[bytes, int] = {}
         unkeyed: list[int] = []
         for position, compiled in enumerate(rules):
             if compiled.keys is None:
                 unkeyed.append(position)
                 continue
+            table = at_start if compiled.anchored else anywhere
             for key in compiled.keys:
-                by_key.setdefault(key, set()).add(position)
-        # A key containing another key is found through the shorter one.
-        merged: dict[bytes, set[int]] = {}
-        for key in sorted(by_key, key=len):
-            home = next((k for k in merged if k in key), key)
-            merged.setdefault(home, set()).update(by_key[key])
-        plan = tuple((key, tuple(sorted(pos))) for key, pos in merged.items())
-        return RuleSet(rules, plan, tuple(unkeyed), tuple(range(len(rules))))
+                table[key] = table.get(key, 0) | 1 << position
+                anywhere.setdefault(key, 0)
+        all_mask = (1 << len(rules)) - 1
+        matcher = None
+        if anywhere:
+            for trap in FOLD_TRAPS:
+                key = trap.encode()
+                anywhere[key] = anywhere.get(key, 0) | all_mask
+            matcher = ahocorasick_rs.BytesAhoCorasick(
+                list(anywhere), matchkind=ahocorasick_rs.MatchKind.Standard
+            )
+        checks = tuple(_check(compiled) for compiled in rules)
+        return RuleSet(
+            rules,
+            matcher,
+            tuple(anywhere.values()),
+            tuple(at_start.get(key, 0) for key in anywhere),
+            tuple(unkeyed),
+            tuple(range(len(rules))),
+            all_mask,
+            checks,
+        )
+
+
+CHECK_SUBSTRING, CHECK_FOLDED_SUBSTRING, CHECK_REGEX, CHECK_USER_REGEX = range(4)
+
+
+def _check(compiled: CompiledRule) -> tuple[int, Any]:
+    if compiled.needle is not None:
+        if compiled.rule.case_sensitive:
+            return CHECK_SUBSTRING, compiled.needle
+        return CHECK_FOLDED_SUBSTRING, compiled.needle
+    if compiled.user_regex:
+        return CHECK_USER_REGEX, None
+    # Reached only through one of its literals, so the literal precheck is already done.
+    return CHECK_REGEX, compiled.pattern.search
 
 
 @dataclass

@@ -295,3 +295,51 @@ def required_literals(pattern: str, case_sensitive: bool = False) -> list[str] |
     except Exception:
         return None
     return _required(list(tree), bool(tree.state.flags & re.IGNORECASE))
+
+
+def _prefixes(items: list[tuple[Any, Any]], ignore_case: bool) -> tuple[list[str], bool]:
+    """Lower-cased literal prefixes every match of ``items`` starts with; True if no more follows."""
+    out = [""]
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            ch = _key_chars(av, ignore_case)
+            if ch is None:
+                return out, False
+            out = [p + ch for p in out]
+            continue
+        if name == "SUBPATTERN" and not av[1] and not av[2]:
+            alternatives = [list(av[3])]
+        elif name == "BRANCH":
+            alternatives = [list(alt) for alt in av[1]]
+        else:
+            return out, False
+        found = [_prefixes(alt, ignore_case) for alt in alternatives]
+        out = [p + s for p in out for options, _ in found for s in options]
+        if len(out) > 64 or not all(done for _, done in found):
+            return out[:65], False
+    return out, True
+
+
+def line_prefixes(pattern: str, case_sensitive: bool = False) -> list[str] | None:
+    """For a pattern anchored at line start (``^``/``\\A``): lower-cased literals one of which
+    every match starts with, at the line's first character. None when there are none to use."""
+    try:
+        tree = _parse(pattern, case_sensitive)
+    except Exception:
+        return None
+    items = list(tree)
+    if (
+        not items
+        or str(items[0][0]) != "AT"
+        or str(items[0][1])
+        not in (
+            "AT_BEGINNING",
+            "AT_BEGINNING_STRING",
+        )
+    ):
+        return None
+    found, _ = _prefixes(items[1:], bool(tree.state.flags & re.IGNORECASE))
+    if len(found) > 64 or min(map(len, found)) < 2:
+        return None
+    return list(dict.fromkeys(found))
