@@ -6,6 +6,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -348,6 +349,14 @@ FRAGMENTS = [
     "Killed",
     "a.py:3: ",
     "-Werror",
+    "hint: ",
+    "note: ",
+    "npm warn",
+    "(node:1) Warning: ",
+    "  File \"",
+    "[notice] ",
+    "DEBUG",
+    "-DNDEBUG",
 ]
 FAST_USER_RULES = user_rules(
     {"id": "u-sub-ci", "kind": "error", "type": "substring", "pattern": "ErrÖr"},
@@ -383,6 +392,90 @@ def test_fast_path_equals_reference(text: str, which: str) -> None:
     for verdict in classifier.explained:
         if not verdict.in_block:
             assert verdict.rule_id == expected[verdict.line_no - 1], (verdict, text)
+
+
+def _explained(
+    text: str, rules: CompiledRules, cache: bool
+) -> tuple[ClassifyReport, list[tuple[int, str, str | None, bool]]]:
+    classifier = Classifier(rules, explain=True, verdict_cache=cache)
+    classifier.feed(text)
+    report = classifier.finish()
+    assert classifier.explained is not None
+    return report, [(v.line_no, v.verdict, v.rule_id, v.in_block) for v in classifier.explained]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=lines_strategy,
+    which=st.sampled_from(["defaults", "fast", "slow"]),
+    repeat=st.integers(min_value=1, max_value=3),
+)
+def test_verdict_cache_never_changes_a_verdict(text: str, which: str, repeat: int) -> None:
+    """Same reports and per-line verdicts with the shared cache warm, cold, or off."""
+    rules = {"defaults": defaults(), "fast": FAST_USER_RULES, "slow": SLOW_USER_RULES}[which]
+    text = text * repeat  # repeated lines: the second copy is answered from the cache
+    expected = _explained(text, rules, cache=False)
+    assert _explained(text, rules, cache=True) == expected  # fills the cache
+    assert _explained(text, rules, cache=True) == expected  # served from it
+    assert run(text, rules) == run(text, rules, verdict_cache=False) == expected[0]
+
+
+def test_verdict_cache_is_bounded_and_per_rule_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    import autofix.classify.classifier as module
+
+    monkeypatch.setattr(module, "VERDICT_CACHE_ENTRIES", 10)
+    rules = defaults()
+    text = "".join(f"Error: case {i}\nnpm warn x{i}\n" for i in range(100)) + "x" * 600 + " Error\n"
+    run(text, rules)
+    cache = rules.ruleset("", "stderr").verdicts
+    assert 0 < len(cache) <= 10
+    assert all(len(line) <= module.VERDICT_CACHE_LINE_CHARS for line in cache)
+    assert not defaults().ruleset("", "stderr").verdicts  # a new rulebook starts empty
+
+
+def test_cache_skipped_once_a_rule_is_disabled() -> None:
+    rules = user_rules(
+        {"id": "evil", "kind": "noise", "type": "regex", "pattern": EVIL},
+        regex_timeout_ms=5,
+        max_rule_timeouts=1,
+    )
+    slow_line = "a" * 4000 + "\n"
+    first = run(slow_line + "Error: x\n", rules)
+    assert first.disabled_rules == ["evil"] and first.error_lines == 2
+    assert slow_line[:-1] not in rules.ruleset("", "stderr").verdicts  # timed out: not cached
+    # a verdict reached while "evil" was disabled must not be reused by a fresh classifier
+    again = run("aab\n", rules)
+    assert again == run("aab\n", rules, verdict_cache=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(
+        st.sampled_from(["\x1b", "\x9b", "[", "31m", "\n", "]0;t", "\x07", "\\", "a", "\r", "é"]),
+        max_size=30,
+    ).map("".join)
+)
+def test_line_local_normalisation_equals_whole_text(text: str) -> None:
+    from autofix.classify.normalize import _ANSI, overwrite_carriage_returns
+
+    expected = _ANSI.sub("", text)
+    if "\r" in expected:
+        expected = expected.replace("\r\n", "\n")
+        expected = "\n".join(overwrite_carriage_returns(line) for line in expected.split("\n"))
+    assert normalize_text(text) == expected
+
+
+def test_anchored_keys_only_count_at_line_start() -> None:
+    from autofix.patterns.redos import line_prefixes
+
+    assert line_prefixes(r"^(?:Note|note|hint): ", True) == ["note: ", "hint: "]
+    assert line_prefixes(r"^\s+Compiling", True) is None
+    assert line_prefixes(r"a^b", True) is None
+    # "hint: " mid-line is not a candidate for note-prefix; at line start it is noise
+    assert verdicts("asset x.js 1 KiB (id hint: vendors)\nhint: use --force\n") == [
+        ("neutral", None),
+        ("noise", "note-prefix"),
+    ]
 
 
 @settings(max_examples=200, deadline=None)

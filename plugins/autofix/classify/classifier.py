@@ -31,9 +31,10 @@ from autofix.result import ErrorBlock
 
 Verdict = Literal["noise", "neutral", "error"]
 TAIL_LINES = 5
-# A line's verdict: deciding rule position (-1: neutral), timed out, block kind it opens.
-_Decision = tuple[int, bool, BlockKind | None]
-_NEUTRAL: _Decision = (-1, False, None)
+# A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
+# and the rule id when it is plain noise (no block): the common case, settled fastest.
+_Decision = tuple[int, bool, BlockKind | None, str | None]
+_NEUTRAL: _Decision = (-1, False, None, None)
 
 
 class ClassifyReport(BaseModel):
@@ -199,6 +200,10 @@ class Classifier:
         start_masks = self._set.start_masks
         find = view.find
         rfind = view.rfind
+        tracker = self._tracker
+        explain = self.explained
+        events = self._tail_events
+        candidate = self._candidate
         cursor = 0
         start = line_end = -1
         mask = 0
@@ -206,8 +211,14 @@ class Classifier:
             if hit >= line_end:  # the first key on a new line: settle the previous one
                 if mask:
                     if start > cursor:
-                        self._skip_to(src, view, cursor, start)
-                    self._candidate(src[start:line_end], mask)
+                        if tracker.kind is None and explain is None:  # inlined _skip_to
+                            count = view.count(b"\n", cursor, start)
+                            self._neutral += count
+                            self._line_no += count
+                            events.append((cursor, start))
+                        else:
+                            self._skip_to(src, view, cursor, start)
+                    candidate(src[start:line_end], mask)
                     cursor = line_end + 1
                 start = rfind(b"\n", 0, hit) + 1
                 line_end = find(b"\n", hit)
@@ -229,28 +240,25 @@ class Classifier:
         line = (piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass"))[
             : self._max_len
         ]
-        if self._tracker.open or self.explained is not None:
+        if self._tracker.kind is not None or self.explained is not None:
             self._handle(line, mask)
             return
         self._line_no += 1
-        decision = None
         cache = self._cache
-        if cache is not None and not self._disabled:
-            decision = cache.get(line)
+        decision = cache.get(line) if cache is not None and not self._disabled else None
         if decision is None:
             decision = self._decide(line, mask)
-        position = decision[0]
-        if position < 0:
+        plain = decision[3]
+        if plain is not None:
+            self._noise += 1  # plain noise: no block, nothing kept
+            hits = self._hits
+            hits[plain] = hits.get(plain, 0) + 1
+            return
+        if decision[0] < 0:
             self._neutral += 1
             stripped = line.strip()
             if stripped:
                 self._tail_events.append(stripped[:300])
-            return
-        rule = self._rules[position]
-        if decision[2] is None and not rule.is_error and not decision[1]:
-            self._noise += 1  # plain noise: no block, nothing kept
-            hits = self._hits
-            hits[rule.id] = hits.get(rule.id, 0) + 1
             return
         self._apply(line, decision)
 
@@ -300,7 +308,7 @@ class Classifier:
 
     def _apply(self, line: str, decision: _Decision) -> None:
         """Count a decided line (outside any open block) and open its block, if any."""
-        position, timed_out, kind = decision
+        position, timed_out, kind, _ = decision
         if position < 0:
             self._neutral += 1
             if self.explained is not None:
@@ -341,13 +349,18 @@ class Classifier:
             found: _Decision | None = cache.get(line)
             if found is not None:
                 return found
-        match = self._first_match(line, self._set.plan(mask))
+        rule_set = self._set
+        plan = rule_set._plans.get(mask) or rule_set.plan(mask)
+        match = self._first_match(line, plan)
         if match is None:
             decision = _NEUTRAL
         else:
             position, timed_out = match
-            is_error = timed_out or self._rules[position].is_error
-            decision = (position, timed_out, block_kind(line, is_error))
+            rule = self._rules[position]
+            is_error = timed_out or rule.is_error
+            kind = block_kind(line, is_error)
+            plain = None if is_error or kind is not None else rule.id
+            decision = (position, timed_out, kind, plain)
             if timed_out:
                 return decision
         if pristine and not self._disabled and len(line) <= VERDICT_CACHE_LINE_CHARS:
