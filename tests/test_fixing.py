@@ -1,0 +1,210 @@
+"""autofix.fixing without Airflow: plans, prepare on real git repos, the cache, loop state, prompts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from autofix import gitops
+from autofix.circuit import LoopState
+from autofix.config import AutofixConfig, load_config
+from autofix.fixing import (
+    AgentCalls,
+    CheckSnapshot,
+    FixingError,
+    ProjectPlan,
+    ProjectSummary,
+    TestConfig,
+    TestConfigCache,
+    advance,
+    baseline,
+    fix_prompt,
+    fix_skip_reason,
+    load_summaries,
+    plan_projects,
+    prepare,
+    render_summary,
+    snapshot,
+    verify_hooks,
+    write_summary,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "examples" / "sample_project"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    (src / "pkg").mkdir(parents=True)
+    (src / "pyproject.toml").write_text('[project]\nname = "pkg"\n')
+    (src / "pkg" / "__init__.py").write_text("VALUE = 1\n")
+    gitops.init_scratch_copy(src, tmp_path / "repo")
+    return tmp_path / "repo"
+
+
+def test_plan_merges_params_projects_and_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AUTOFIX_HOME", str(tmp_path))
+    config = AutofixConfig()
+    params = {
+        "project_path": "a",
+        "projects": ["/abs/b", {"project_path": "c", "agent": "codex", "max_iterations": 2}],
+        "agent": "sim",
+        "fix_timeout": 60,
+    }
+    plans = plan_projects(params, config, run_id="manual__2025-01-01T00:00:00+00:00")
+    assert [p.project_path for p in plans] == [str(tmp_path / "a"), "/abs/b", str(tmp_path / "c")]
+    assert [p.agent for p in plans] == ["sim", "sim", "codex"]
+    assert plans[2].max_iterations == 2 and plans[0].max_iterations == 5
+    assert plans[0].timeouts.fix == 60 and plans[0].timeouts.checks == 600
+    # sim: the bundled scenario and a counter dir private to this run and project
+    assert plans[0].agent_options["scenario"] == "sample_project"
+    assert plans[0].agent_options["state_dir"] != plans[1].agent_options["state_dir"]
+    assert "manual__2025-01-01T00_00_00_00_00" in plans[0].agent_options["state_dir"]
+    # real agents get the permissions needed to edit and commit without a prompt
+    assert plans[2].agent_options == {"sandbox": "workspace-write", "full_auto": True}
+
+    config = load_config(environ={"AUTOFIX__FIXING__PROJECTS": '["/repos/x"]'})
+    assert [p.project_path for p in plan_projects({}, config, run_id="r")] == ["/repos/x"]
+
+
+def test_plan_rejects_nothing_to_do_duplicates_and_bad_values() -> None:
+    config = AutofixConfig()
+    with pytest.raises(FixingError, match="no project to fix"):
+        plan_projects({"project_path": ""}, config, run_id="r")
+    with pytest.raises(FixingError, match="listed twice"):
+        plan_projects({"project_path": "/x", "projects": ["/x"]}, config, run_id="r")
+    with pytest.raises(FixingError, match="unknown agent 'gpt'"):
+        plan_projects({"project_path": "/x", "agent": "gpt"}, config, run_id="r")
+    with pytest.raises(FixingError, match="unknown check 'pylint'"):
+        plan_projects({"project_path": "/x", "checks": ["pylint"]}, config, run_id="r")
+    with pytest.raises(FixingError, match="max_unrolled_iterations"):
+        plan_projects(
+            {"project_path": "/x", "max_iterations": 9}, config, run_id="r", max_iterations_cap=8
+        )
+
+
+def test_prepare_creates_then_resumes_the_work_branch(repo: Path) -> None:
+    plan = ProjectPlan(project_path=str(repo / "pkg"), work_branch="autofix/w")
+    first = prepare(plan)
+    assert first.branch_created and first.plan.project_path == str(repo)  # the repo top level
+    assert gitops.current_branch(repo) == "autofix/w"
+    (repo / "pkg" / "__init__.py").write_text("VALUE = 2\n")
+    gitops.commit_all(repo, "change")
+    again = prepare(plan)
+    assert not again.branch_created and again.base_sha == gitops.head(repo)
+
+
+def test_prepare_refuses_dirty_trees_and_non_repos(repo: Path, tmp_path: Path) -> None:
+    (repo / "pkg" / "__init__.py").write_text("VALUE = 3\n")
+    (repo / "new.txt").write_text("x\n")
+    with pytest.raises(FixingError) as caught:
+        prepare(ProjectPlan(project_path=str(repo)))
+    message = str(caught.value)
+    assert "has uncommitted changes (M pkg/__init__.py, ?? new.txt)" in message
+    assert "commit or stash them first" in message
+    assert gitops.current_branch(repo) == "main"
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(FixingError, match="not a git repository; run `git init`"):
+        prepare(ProjectPlan(project_path=str(plain)))
+
+
+def test_verify_hooks_trusts_the_file_not_the_agent(repo: Path) -> None:
+    with pytest.raises(FixingError, match=r"\.pre-commit-config\.yaml does not exist"):
+        verify_hooks(repo)
+    (repo / ".pre-commit-config.yaml").write_text("repos: []\n")
+    sha = verify_hooks(repo)  # left uncommitted by the agent: committed so the loop starts clean
+    assert sha == gitops.head(repo) and gitops.is_clean(repo)
+    assert verify_hooks(repo) is None
+
+
+def test_test_config_cache_hit_stale_changed_and_disabled(repo: Path, tmp_path: Path) -> None:
+    cache = TestConfigCache(tmp_path / "cache", max_age_s=3600)
+    config = TestConfig(framework="pytest", test_command="pytest -q", checks=["ruff", "pytest"])
+    assert cache.get(repo).reason == "miss"
+    path = cache.put(repo, config, now=1000.0)
+    assert json.loads(path.read_text())["project"] == str(repo.resolve())
+    hit = cache.get(repo, now=1000.0 + 60)
+    assert hit.config == config and hit.reason.startswith("hit")
+    assert cache.get(repo, now=1000.0 + 3601).reason.startswith("stale")
+    (repo / "pyproject.toml").write_text('[project]\nname = "pkg"\nversion = "2"\n')
+    assert cache.get(repo, now=1000.0 + 60).reason == "test setup files changed since it was saved"
+    assert TestConfigCache(tmp_path / "cache", 0).get(repo).reason.startswith("cache disabled")
+    path.write_text("{not json")
+    assert cache.get(repo).config is None
+
+
+def test_test_config_schema_rejects_unknown_checks() -> None:
+    with pytest.raises(ValueError, match="unknown check 'pylint'"):
+        TestConfig(framework="pytest", test_command="pytest", checks=["pylint"])
+    assert TestConfig(framework="x", test_command="y", checks=["npm-test"]).checks == ["npm test"]
+
+
+def snap(errors: int, head: str) -> CheckSnapshot:
+    return CheckSnapshot(errors=errors, by_tool={"ruff": errors}, rendered="", head=head)
+
+
+def test_loop_state_trips_after_two_unproductive_iterations() -> None:
+    status = baseline(snap(3, "a"), ["ruff"], max_iterations=5)
+    assert status.state is LoopState.CONTINUE and fix_skip_reason(status, 1) is None
+    status = advance(status, snap(2, "b"))  # commit and fewer errors: progress
+    assert status.state is LoopState.CONTINUE and status.records[-1].productive
+    status = advance(status, snap(2, "b"))  # no commit
+    assert status.state is LoopState.CONTINUE
+    status = advance(status, snap(3, "c"))  # a commit, but more errors
+    assert status.state is LoopState.TRIPPED
+    reason = fix_skip_reason(status, 4)
+    assert reason is not None and "tripped" in reason and "no new commit" in reason
+    assert fix_skip_reason(None, 2) == "check_1 has no result (it did not run)"
+    assert fix_skip_reason(status, 2) is not None  # out of order: never runs twice
+
+
+def test_loop_state_clean_and_exhausted() -> None:
+    assert baseline(snap(0, "a"), ["ruff"], 5).state is LoopState.CLEAN
+    status = baseline(snap(2, "a"), ["ruff"], max_iterations=1)
+    assert advance(status, snap(1, "b")).state is LoopState.EXHAUSTED
+
+
+def test_fix_prompt_carries_errors_rules_and_the_last_failure(tmp_path: Path) -> None:
+    project = tmp_path / "sample"
+    gitops.init_scratch_copy(SAMPLE, project, exclude=["FIXES.md"])
+    plan = ProjectPlan(project_path=str(project))
+    current = snapshot(project, ["ruff"], timeout=120)
+    status = baseline(current, ["ruff"], max_iterations=5)
+    prompt = fix_prompt(plan, status, None)
+    assert "Iteration 1 of 5" in prompt and "[ruff F401]" in prompt
+    assert "ONE new commit" in prompt and "Checks that must pass: ruff." in prompt
+    status = advance(status, current)  # nothing happened
+    prompt = fix_prompt(
+        plan, status, TestConfig(framework="p", test_command="pytest -q", checks=["ruff"])
+    )
+    assert "Iteration 2 of 5" in prompt and "Tests run with: pytest -q" in prompt
+    assert "previous iteration made no progress (no new commit, errors 3 → 3)" in prompt
+
+
+def test_summary_is_written_rendered_and_read_back(tmp_path: Path) -> None:
+    summary = ProjectSummary(
+        run_id="manual__x",
+        project_path="/p/sample",
+        work_branch="autofix/fixes",
+        agent="sim",
+        outcome="clean",
+        reason="all checks pass",
+        errors_before=5,
+        errors_after=0,
+        by_tool_before={"ruff": 3, "mypy": 1, "pytest": 1},
+        commits=[gitops.Commit(sha="a" * 40, subject="Fix it")],
+        agent_calls=AgentCalls(calls=3, failed=1, cost_usd=0.05, by_operation={"fix": 3}),
+        audit="/p/audit.jsonl",
+    )
+    written = write_summary(summary, tmp_path / "runs", "report body")
+    assert Path(written.report).read_text().count("report body") == 1
+    table = render_summary(written)
+    assert "CLEAN: all checks pass" in table and "5 (ruff 3, mypy 1, pytest 1)" in table
+    assert "aaaaaaaa Fix it" in table and "3 (1 failed; fix 3)" in table
+    assert load_summaries(tmp_path / "runs") == [written]
