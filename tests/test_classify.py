@@ -353,7 +353,7 @@ FRAGMENTS = [
     "note: ",
     "npm warn",
     "(node:1) Warning: ",
-    "  File \"",
+    '  File "',
     "[notice] ",
     "DEBUG",
     "-DNDEBUG",
