@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES := airflow.* autofix.*
 
-.PHONY: venv test lint typecheck pytest demo clean llm-up llm-down llm-status
+.PHONY: venv test lint typecheck pytest demo up clean llm-up llm-down llm-status
 
 venv: $(STAMP)
 
@@ -29,6 +29,9 @@ test: lint typecheck pytest
 
 demo: $(STAMP)
 	@bash scripts/demo.sh
+
+up: $(STAMP)
+	@bash scripts/up.sh
 
 clean:
 	rm -rf $(VENV) .airflow .pytest_cache .mypy_cache .ruff_cache

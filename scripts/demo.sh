@@ -45,7 +45,7 @@ CONF=$(printf '{"project_path": "%s", "agent": "sim", "scenario": "sample_projec
 echo "==> airflow dags test autonomous_fixing --conf '$CONF'"
 echo "    (full log: $LOG)"
 # The highlights: tasks, agent verdicts, suppressed noise, retries, the loop and its commits.
-HIGHLIGHTS='\[DAG TEST\] (starting|end task)|autofix verdict|noise line|loop: |fix_[0-9]+: |new commit|no new commit|test config|checks \(from|verified:|Marking run|will retry|retry attempt|Skipping task|has uncommitted'
+HIGHLIGHTS='\[DAG TEST\] (starting|end task)|autofix verdict|noise line|\[DEP0040\]|\] attempt [0-9]+/[0-9]+ \(|AirflowException: \[|new_state=up_for_retry|loop: |fix_[0-9]+: |new commit|no new commit|test config|checks \(from|verified:|Marking run|Skipping task|has uncommitted'
 set +e
 if [ "${DEMO_VERBOSE:-0}" = "1" ]; then
     "$BIN/airflow" dags test autonomous_fixing --conf "$CONF" 2>&1 | tee "$LOG"
@@ -53,7 +53,8 @@ if [ "${DEMO_VERBOSE:-0}" = "1" ]; then
 else
     "$BIN/airflow" dags test autonomous_fixing --conf "$CONF" 2>&1 | tee "$LOG" \
         | grep --line-buffered -E "$HIGHLIGHTS" \
-        | sed -u -E 's/ \[(airflow|task)[^]]*\]//; s/ loc=[^ ]+//; s/^[0-9T:.-]+Z //; s/ ti_id=.*//'
+        | sed -u -E 's/.*new_state=up_for_retry.*/    → up_for_retry: Airflow retries the task after its retry_delay/;
+                    s/ \[(airflow|task|autofix)[^]]*\]//; s/ loc=[^ ]+//; s/^[0-9T:.-]+Z //; s/ ti_id=.*//'
     rc=${PIPESTATUS[0]}
 fi
 set -e
