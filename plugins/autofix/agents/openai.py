@@ -9,7 +9,8 @@ through the same runner, parser, validation and audit path as the CLI agents. Se
     temperature, seed, max_tokens, stop, timeout_s, max_retries, extra_body
     api_key_env  the env var holding the key (default OPENAI_API_KEY); the operator fills it from
                  an Airflow Connection when ``conn_id`` is given
-    constrained  send the output schema as ``response_format`` (JSON schema → grammar on llama.cpp)
+    constrained  send the output schema: ``constrained_as`` "json_schema" (OpenAI, vLLM; default),
+                 "json_object" (llama-cpp-python chat) or "grammar" (llama.cpp GBNF, completions)
 
 Per attempt, the retry strategy may add ``seed`` (resample), ``messages`` (history) and
 ``constrained``; see ``autofix.validation.strategies``.
@@ -52,6 +53,7 @@ _CLIENT_KEYS = (
     "api_key_env",
     "extra_body",
     "constrained",
+    "constrained_as",
     "messages",
 )
 

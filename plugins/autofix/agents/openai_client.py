@@ -39,6 +39,7 @@ BACKOFF_BASE_S = 1.0
 ERROR_BODY_CHARS = 500
 
 Mode = Literal["chat", "completions"]
+ConstrainedAs = Literal["json_schema", "json_object", "grammar"]
 
 
 @dataclass
@@ -56,6 +57,9 @@ class ClientRequest:
     stop: list[str] | None = None
     json_schema: dict[str, Any] | None = None  # sent as response_format when ``constrained``
     constrained: bool = False
+    # How the schema travels: "json_schema" (OpenAI, vLLM), "json_object" (llama-cpp-python's
+    # chat endpoint: type json_object + schema) or "grammar" (llama.cpp GBNF, completions mode).
+    constrained_as: ConstrainedAs = "json_schema"
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_retries: int = DEFAULT_MAX_RETRIES
     api_key_env: str = DEFAULT_API_KEY_ENV
@@ -72,6 +76,11 @@ class ClientRequest:
         request = cls(**{key: data[key] for key in data if key in known})
         if request.mode not in ("chat", "completions"):
             raise ValueError(f"mode must be 'chat' or 'completions', got {request.mode!r}")
+        if request.constrained_as not in ("json_schema", "json_object", "grammar"):
+            raise ValueError(
+                "constrained_as must be 'json_schema', 'json_object' or 'grammar', "
+                f"got {request.constrained_as!r}"
+            )
         return request
 
     @property
@@ -92,7 +101,10 @@ class ClientRequest:
             if value is not None:
                 body[key] = value
         if self.constrained and self.json_schema is not None:
-            body["response_format"] = response_format(self.json_schema)
+            if self.constrained_as == "grammar":
+                body["grammar"] = schema_grammar(self.json_schema)
+            else:
+                body["response_format"] = response_format(self.json_schema, self.constrained_as)
         body.update(self.extra_body)
         return body
 
@@ -102,14 +114,28 @@ def transcript(messages: Sequence[Mapping[str, str]]) -> str:
     return "".join(str(message.get("content", "")) for message in messages)
 
 
-def response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """OpenAI's ``json_schema`` response format; llama.cpp's server turns it into a grammar."""
+def response_format(schema: Mapping[str, Any], kind: str = "json_schema") -> dict[str, Any]:
+    """OpenAI's ``json_schema`` response format, or llama-cpp-python's ``json_object`` + schema
+    (its server ignores ``json_schema``; it turns ``json_object`` + schema into a grammar)."""
+    if kind == "json_object":
+        return {"type": "json_object", "schema": dict(schema)}
     return {
         "type": "json_schema",
         "json_schema": {"name": str(schema.get("title") or "output"), "schema": dict(schema)},
-        # llama-cpp-python reads the schema from here (its older JSON-mode shape).
-        "schema": dict(schema),
     }
+
+
+def schema_grammar(schema: Mapping[str, Any]) -> str:
+    """The schema as a llama.cpp GBNF grammar (for completions endpoints, which have no
+    response_format). Uses llama-cpp-python's converter: needs the ``[local-llm]`` extra."""
+    try:
+        from llama_cpp.llama_grammar import json_schema_to_gbnf
+    except ImportError as exc:
+        raise ValueError(
+            "constrained_as='grammar' converts the schema with llama-cpp-python; install the "
+            "[local-llm] extra or use constrained_as='json_schema' / 'json_object'"
+        ) from exc
+    return str(json_schema_to_gbnf(json.dumps(dict(schema))))
 
 
 # ---------------------------------------------------------------------------- errors
@@ -216,10 +242,19 @@ def call(
     key = env.get(request.api_key_env, "")
     if key:
         headers["Authorization"] = f"Bearer {key}"
+    try:
+        body = request.body()
+    except ValueError as exc:
+        last: dict[str, Any] = {
+            "event": "error",
+            "kind": "invalid_request",
+            "message": f"bad request: {exc}",
+        }
+        emit(last)
+        return last
     owned = client is None
     http = client or httpx.Client(timeout=httpx.Timeout(request.timeout_s, connect=10.0))
-    body = request.body()
-    last: dict[str, Any] = {}
+    last = {}
     try:
         for attempt in range(1, request.max_retries + 2):
             emit({"event": "request", "url": request.url, "mode": request.mode, "try": attempt})

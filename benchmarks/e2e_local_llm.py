@@ -1,0 +1,519 @@
+"""End to end on a real model: which retry strategy turns invalid answers into valid ones.
+
+    make llm-up
+    .venv/bin/python benchmarks/e2e_local_llm.py --iterations 100 --out logs/e2e_local_llm.json
+
+Gemma 3 270M (a base model, completion-style few-shot prompts) behind the llama.cpp server, three
+task schemas, every strategy on the same budget (3 attempts), the same seeds and the same model.
+Attempt 1 is the same request for every strategy (same prompt, same seed), so strategies differ
+only in what their retries send. The loop is autofix's own (AttemptLoop + AttemptPolicy); the
+client is the one ``agent="openai"`` runs, called in process here so 2 cores spend their time on
+the model rather than on starting interpreters.
+
+``adaptive`` learns from the audit records the fixed strategies wrote (strategy and retried error
+category per retry), leave-one-out: an item's own records are excluded when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field
+
+from autofix.agents.openai_client import ClientRequest, call
+from autofix.audit import Envelope, MemoryStore
+from autofix.audit.envelope import interaction_from_parse_result
+from autofix.local_llm import MODEL_NAME, LocalServer
+from autofix.result import ParseResult, TokenUsage
+from autofix.validation import (
+    AdaptiveAdvisor,
+    AttemptLoop,
+    AttemptPolicy,
+    AttemptRecord,
+    AttemptRequest,
+    LLMReply,
+    OutputValidator,
+)
+from autofix.validation.strategies import (
+    ADAPTIVE,
+    FIXED_STRATEGIES,
+    SEED_STRIDE,
+    observations_from_interactions,
+)
+
+MAX_ATTEMPTS = 3
+BASE_SEED = 1000
+TEMPERATURE = 1.0
+
+# ---------------------------------------------------------------------------- tasks
+
+
+class Strategy(BaseModel):
+    name: str = Field(pattern=r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+    indicators: list[str] = Field(min_length=2)
+    period: int = Field(ge=1, le=250)
+    threshold: float = Field(ge=0, le=100)
+
+
+class TestConfig(BaseModel):
+    __test__ = False
+    model_config = ConfigDict(extra="forbid")
+
+    framework: Literal["pytest", "unittest", "jest", "vitest", "go", "cargo"]
+    test_command: str = Field(min_length=1)
+    test_paths: list[str]
+    checks: list[Literal["ruff", "mypy", "flake8", "black", "eslint", "tsc", "gofmt", "clippy"]] = (
+        Field(min_length=1)
+    )
+
+
+class Recommendation(BaseModel):
+    type: Literal["recommendation", "no_action"]
+    items: list[str]
+    confidence: float = Field(ge=0, le=1)
+
+
+def test_config_rules(value: Any) -> list[str]:
+    errors: list[str] = []
+    framework, command = value.framework, value.test_command
+    expected = {"unittest": "unittest", "go": "go test", "cargo": "cargo test"}.get(
+        framework, framework
+    )
+    if expected not in command:
+        errors.append(f"test_command must run {framework} (contain {expected!r}), got {command!r}")
+    return errors
+
+
+def recommendation_rules(value: Any) -> list[str]:
+    if value.type == "recommendation" and not value.items:
+        return ["items must not be empty when type is 'recommendation'"]
+    if value.type == "no_action" and value.items:
+        return ["items must be empty when type is 'no_action'"]
+    return []
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    schema: type[BaseModel]
+    header: str
+    examples: Sequence[tuple[str, str]]
+    inputs: Sequence[str]
+    label: str
+    rules: Callable[[Any], list[str]] | None = None
+    max_tokens: int = 96
+
+    def prompt(self, index: int) -> str:
+        shots = "\n\n".join(f"{self.label}: {q}\nJSON: {a}" for q, a in self.examples)
+        return f"{self.header}\n\n{shots}\n\n{self.label}: {self.inputs[index % len(self.inputs)]}\nJSON:"
+
+
+STRATEGY_TASK = Task(
+    name="strategy",
+    schema=Strategy,
+    header="Trading strategies as JSON. name is snake_case; indicators lists at least 2 "
+    "indicators; period is 1 to 250; threshold is 0 to 100.",
+    label="Idea",
+    examples=(
+        (
+            "RSI and SMA: buy oversold dips while price is above the 200-day average",
+            '{"name": "rsi_trend_filter", "indicators": ["rsi", "sma"], "period": 200, "threshold": 30}',
+        ),
+        (
+            "MACD and volume: sell when MACD crosses down on a volume spike",
+            '{"name": "macd_volume_exit", "indicators": ["macd", "volume"], "period": 26, "threshold": 70}',
+        ),
+        (
+            "Bollinger bands and ATR: buy breakouts above the upper band",
+            '{"name": "bollinger_atr_breakout", "indicators": ["bollinger", "atr"], "period": 20, "threshold": 55}',
+        ),
+    ),
+    inputs=(
+        "stochastic and EMA: momentum entries on crossovers",
+        "RSI and volume: mean reversion at RSI extremes",
+        "ADX and SMA: follow strong trends",
+        "Keltner channel and RSI: buy dips at the lower channel",
+        "OBV and RSI: short on divergence",
+        "VWAP and EMA: intraday scalping",
+        "Ichimoku and MACD: swing trades on cloud breaks",
+        "parabolic SAR and MACD: exit on flips",
+        "CCI and SMA: accumulate below -100 in an uptrend",
+        "z-score and correlation: pairs trading",
+        "SMA and EMA: golden cross",
+        "Bollinger and Keltner: volatility squeeze",
+    ),
+)
+
+TEST_CONFIG_TASK = Task(
+    name="test_config",
+    schema=TestConfig,
+    header="How each project runs its tests, as JSON. framework is one of pytest, unittest, jest, "
+    "vitest, go, cargo; test_command runs that framework; checks lists at least one of ruff, "
+    "mypy, flake8, black, eslint, tsc, gofmt, clippy.",
+    label="Project",
+    examples=(
+        (
+            "a Python library with tests/ and a pyproject.toml using ruff and mypy",
+            '{"framework": "pytest", "test_command": "pytest -q tests", "test_paths": ["tests"], "checks": ["ruff", "mypy"]}',
+        ),
+        (
+            "a TypeScript web app with vitest and eslint",
+            '{"framework": "vitest", "test_command": "npx vitest run", "test_paths": ["src"], "checks": ["eslint", "tsc"]}',
+        ),
+        (
+            "a Rust crate",
+            '{"framework": "cargo", "test_command": "cargo test", "test_paths": ["tests"], "checks": ["clippy"]}',
+        ),
+    ),
+    inputs=(
+        "a Django site with pytest-django and flake8",
+        "a Go service with a Makefile",
+        "a Node.js API tested with jest",
+        "a small Python script collection using unittest and black",
+        "a React component library with vitest",
+        "a data pipeline in Python with pytest, ruff and mypy",
+        "a CLI written in Rust with integration tests",
+        "a TypeScript monorepo using jest and tsc",
+        "a Flask app with tests in app/tests",
+        "a Go library formatted with gofmt",
+    ),
+    rules=test_config_rules,
+)
+
+RECOMMENDATION_TASK = Task(
+    name="recommendation",
+    schema=Recommendation,
+    header="Code review verdicts as JSON. type is recommendation or no_action; items lists the "
+    "changes to make (empty for no_action, not empty for recommendation); confidence is 0 to 1.",
+    label="Review",
+    examples=(
+        (
+            "function parse() swallows every exception",
+            '{"type": "recommendation", "items": ["catch only ValueError in parse()", "log the error"], "confidence": 0.8}',
+        ),
+        (
+            "clean small change with tests",
+            '{"type": "no_action", "items": [], "confidence": 0.9}',
+        ),
+        (
+            "SQL query built with string formatting",
+            '{"type": "recommendation", "items": ["use query parameters"], "confidence": 0.95}',
+        ),
+    ),
+    inputs=(
+        "a loop that opens a file on every iteration",
+        "typo fix in a docstring",
+        "password compared with == instead of a constant-time compare",
+        "new endpoint without input validation",
+        "renamed a variable for clarity",
+        "global mutable default argument in a helper",
+        "README wording update",
+        "retry loop without any backoff",
+        "tests added for an edge case",
+        "hard-coded API token in config.py",
+    ),
+    rules=recommendation_rules,
+)
+
+TASKS = {t.name: t for t in (STRATEGY_TASK, TEST_CONFIG_TASK, RECOMMENDATION_TASK)}
+
+
+# ---------------------------------------------------------------------------- one run
+
+
+@dataclass
+class RunResult:
+    task: str
+    strategy: str
+    index: int
+    ok: bool
+    first_ok: bool
+    attempts: int
+    reason: str
+    tokens: int
+    seconds: float
+    strategies_used: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+
+
+class Client:
+    """The agent="openai" client, in process, counting what it spends."""
+
+    def __init__(self, base_url: str, task: Task) -> None:
+        self.base_url = base_url
+        self.task = task
+        self.http = httpx.Client(timeout=httpx.Timeout(120.0, connect=5.0))
+        self.schema = task.schema.model_json_schema()
+
+    def ask(self, request: AttemptRequest, seed: int) -> LLMReply:
+        client_request = ClientRequest(
+            base_url=self.base_url,
+            prompt=request.prompt,
+            messages=[dict(m) for m in request.messages] if request.messages else None,
+            model=MODEL_NAME,
+            mode="completions",
+            temperature=TEMPERATURE,
+            seed=seed + request.seed_offset * SEED_STRIDE,
+            max_tokens=self.task.max_tokens,
+            stop=["\n"],
+            json_schema=self.schema,
+            constrained=request.constrained,
+            constrained_as="grammar",  # llama.cpp GBNF from the schema: completions have no response_format
+            max_retries=2,
+        )
+        event = call(client_request, lambda e: None, client=self.http)
+        if event.get("event") != "response":
+            raise RuntimeError(f"the server failed: {event.get('message')}")
+        usage = event.get("usage") or {}
+        return LLMReply(
+            text=event["text"],
+            finish_reason=event.get("finish_reason"),
+            usage=TokenUsage(
+                input_tokens=usage.get("prompt_tokens", 0),
+                output_tokens=usage.get("completion_tokens", 0),
+            ),
+        )
+
+
+def run_one(
+    client: Client,
+    task: Task,
+    strategy: str,
+    index: int,
+    store: MemoryStore,
+    advisor: AdaptiveAdvisor | None,
+) -> RunResult:
+    validator = OutputValidator(task.schema, semantic_validators=[task.rules] if task.rules else ())
+    policy = AttemptPolicy(
+        max_attempts=MAX_ATTEMPTS,
+        strategy=strategy,
+        feedback_style="completion",
+        advisor=advisor,
+    )
+    seed = BASE_SEED + index
+    trace = f"{task.name}-{strategy}-{index}"
+    prompt = task.prompt(index)
+    requests: dict[int, AttemptRequest] = {}
+    replies: dict[int, LLMReply] = {}
+
+    def ask(request: AttemptRequest) -> LLMReply:
+        requests[request.attempt] = request
+        reply = client.ask(request, seed)
+        replies[request.attempt] = reply
+        return reply
+
+    def record(attempt: AttemptRecord) -> None:
+        request = requests[attempt.attempt]
+        context: dict[str, Any] = {"attempt": attempt.attempt, "strategy": request.strategy}
+        if request.retry_for:
+            context["retry_for"] = request.retry_for
+        envelope = Envelope(
+            trace_id=trace,
+            operation=task.name,
+            agent_type="openai",
+            model=MODEL_NAME,
+            instructions=request.prompt,
+            context=context,
+        )
+        base = ParseResult(
+            success=attempt.ok,
+            status=attempt.status,
+            final_text=attempt.raw_output,
+            finish_reason=attempt.finish_reason,
+            usage=replies[attempt.attempt].usage or TokenUsage(),
+        )
+        result = attempt.outcome.to_parse_result(base, operation=task.name, attempt=attempt.attempt)
+        store.append(
+            interaction_from_parse_result(
+                envelope,
+                result,
+                latency_ms=attempt.duration_s * 1000,
+                attempt_number=attempt.attempt,
+            )
+        )
+
+    loop = AttemptLoop(
+        validator, policy, operation=task.name, run_id=trace, on_attempt=record, write_report=False
+    )
+    started = time.monotonic()
+    run = loop.run(prompt, ask)
+    seconds = time.monotonic() - started
+    tokens = sum((r.usage.total if r.usage else 0) for r in run.attempts)
+    categories = [
+        ",".join(sorted({e.category.value for e in r.errors})) or r.status.value
+        for r in run.attempts
+        if not r.ok
+    ]
+    return RunResult(
+        task=task.name,
+        strategy=strategy,
+        index=index,
+        ok=run.ok,
+        first_ok=run.attempts[0].ok,
+        attempts=len(run.attempts),
+        reason=run.reason,
+        tokens=tokens,
+        seconds=seconds,
+        strategies_used=[requests[r.attempt].strategy for r in run.attempts[1:]],
+        categories=categories,
+    )
+
+
+# ---------------------------------------------------------------------------- stats
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarise(results: Sequence[RunResult]) -> dict[str, Any]:
+    n = len(results)
+    ok = sum(r.ok for r in results)
+    first = sum(r.first_ok for r in results)
+    retried = [r for r in results if not r.first_ok]
+    low, high = wilson(ok, n)
+    calls = sum(r.attempts for r in results)
+    return {
+        "n": n,
+        "first_attempt": first / n if n else 0.0,
+        "final": ok / n if n else 0.0,
+        "final_ci": [low, high],
+        "retry_utilisation": len(retried) / n if n else 0.0,
+        "retry_success": (sum(r.ok for r in retried) / len(retried)) if retried else None,
+        "exhaustion": sum(r.reason == "exhausted" for r in results) / n if n else 0.0,
+        "stopped_identical": sum(r.reason == "identical_errors" for r in results) / n if n else 0.0,
+        "calls_per_valid": calls / ok if ok else None,
+        "tokens_per_valid": sum(r.tokens for r in results) / ok if ok else None,
+        "seconds_per_valid": sum(r.seconds for r in results) / ok if ok else None,
+    }
+
+
+def table(summary: dict[str, dict[str, dict[str, Any]]]) -> str:
+    lines = [
+        "| task | strategy | n | 1st attempt | valid ≤3 attempts (95% CI) | retry util. | retry success | exhausted | calls/valid | tokens/valid | s/valid |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{100 * value:.0f}%"
+
+    def num(value: float | None, digits: int = 2) -> str:
+        return "–" if value is None else f"{value:.{digits}f}"
+
+    for task, rows in summary.items():
+        for strategy, s in rows.items():
+            low, high = s["final_ci"]
+            lines.append(
+                f"| {task} | {strategy} | {s['n']} | {pct(s['first_attempt'])} | "
+                f"**{pct(s['final'])}** ({pct(low)}–{pct(high)}) | {pct(s['retry_utilisation'])} | "
+                f"{pct(s['retry_success'])} | {pct(s['exhaustion'])} | {num(s['calls_per_valid'])} | "
+                f"{num(s['tokens_per_valid'], 0)} | {num(s['seconds_per_valid'])} |"
+            )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--iterations", "-n", type=int, default=20, help="items per task")
+    parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument("--strategies", default=",".join([*FIXED_STRATEGIES, ADAPTIVE]))
+    parser.add_argument("--base-url", default=None, help="default: the make llm-up server")
+    parser.add_argument("--start-server", action="store_true", help="start (and stop) the server")
+    parser.add_argument("--out", default="logs/e2e_local_llm.json")
+    args = parser.parse_args(argv)
+
+    server = LocalServer.from_env()
+    started_server = False
+    if args.base_url is None and not server.healthy():
+        if not args.start_server:
+            print(f"no server at {server.base_url}: run `make llm-up` or pass --start-server")
+            return 2
+        server.start()
+        started_server = True
+    base_url = args.base_url or server.base_url
+    strategies = [s for s in args.strategies.split(",") if s]
+    # adaptive learns from the others' audit records, so it runs last.
+    strategies = [s for s in strategies if s != ADAPTIVE] + [s for s in strategies if s == ADAPTIVE]
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    all_results: list[RunResult] = []
+    summary: dict[str, dict[str, dict[str, Any]]] = {}
+    learned: dict[str, Any] = {}
+    try:
+        for task_name in [t for t in args.tasks.split(",") if t]:
+            task = TASKS[task_name]
+            client = Client(base_url, task)
+            store = MemoryStore()
+            summary[task.name] = {}
+            results: dict[str, list[RunResult]] = {name: [] for name in strategies}
+            t0 = time.monotonic()
+            for index in range(args.iterations):
+                for strategy in strategies:
+                    advisor = None
+                    if strategy == ADAPTIVE:
+                        # Online: earlier items' audit records only, never this item's own.
+                        past = [i for i in store.iter_all() if not i.trace_id.endswith(f"-{index}")]
+                        advisor = AdaptiveAdvisor(
+                            stats=observations_from_interactions(past, task.name)
+                        )
+                    result = run_one(client, task, strategy, index, store, advisor)
+                    results[strategy].append(result)
+                    all_results.append(result)
+                if (index + 1) % 10 and index + 1 != args.iterations:
+                    continue
+                for strategy in strategies:
+                    summary[task.name][strategy] = summarise(results[strategy])
+                line = " ".join(
+                    f"{name} {summary[task.name][name]['final']:.0%}" for name in strategies
+                )
+                print(
+                    f"{task.name} {index + 1}/{args.iterations} ({time.monotonic() - t0:.0f}s, "
+                    f"{len(client.cache)} server calls): {line}",
+                    flush=True,
+                )
+                learned[task.name] = observations_from_interactions(
+                    store.iter_all(), task.name
+                ).table()
+                out.write_text(
+                    json.dumps(
+                        {
+                            "model": MODEL_NAME,
+                            "temperature": TEMPERATURE,
+                            "max_attempts": MAX_ATTEMPTS,
+                            "iterations": args.iterations,
+                            "summary": summary,
+                            "learned_rates": learned,
+                            "runs": [asdict(r) for r in all_results],
+                        },
+                        indent=1,
+                    )
+                )
+    finally:
+        if started_server:
+            server.stop()
+    print()
+    print(table(summary))
+    out.with_suffix(".md").write_text(table(summary) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
