@@ -29,6 +29,7 @@ from autofix.fixing import (
     baseline,
     cache_for,
     choose_checks,
+    commits_since,
     discover_prompt,
     fix_prompt,
     fix_skip_reason,
@@ -287,7 +288,7 @@ class FixOperator(_ProjectAgentOperator):
         prompt = fix_prompt(plan, previous, pull_test_config(context, self.task_id))
         self._use(plan, prompt, plan.timeouts.fix)
         result = super().execute(context)
-        commits = gitops.commits_between(Path(plan.project_path), previous.snapshot.head)
+        commits = commits_since(plan.project_path, previous.snapshot.head)
         if commits:
             for commit in commits:
                 self.log.info("new commit %s %s", commit.sha[:12], commit.subject)
