@@ -7,6 +7,10 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+
+# --- AGENT=local (issue 7): the structured-output step on the local llama.cpp model instead. ---
+if [ "${AGENT:-sim}" = "local" ]; then exec bash "$ROOT/scripts/demo_local_llm.sh"; fi
+# ---
 BIN="$ROOT/.venv/bin"
 DEMO="$ROOT/.scratch/demo"
 PROJECT="$DEMO/sample_project"

@@ -224,3 +224,51 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---------------------------------------------------------------------------- demo prompt
+
+# Few-shot examples for a base model: project files in, a TestConfig JSON line out.
+_DISCOVER_SHOTS = (
+    (
+        "pyproject.toml, src/, tests/test_api.py, tests/conftest.py, ruff.toml",
+        '{"framework": "pytest", "test_command": "pytest -q", "test_paths": ["tests"], '
+        '"checks": ["ruff", "mypy"]}',
+    ),
+    (
+        "package.json, tsconfig.json, src/, src/app.test.ts, .eslintrc.json",
+        '{"framework": "vitest", "test_command": "npx vitest run", "test_paths": ["src"], '
+        '"checks": ["eslint", "tsc"]}',
+    ),
+    (
+        "setup.py, mylib/, tests/test_core.py, tox.ini",
+        '{"framework": "pytest", "test_command": "pytest tests", "test_paths": ["tests"], '
+        '"checks": ["pytest"]}',
+    ),
+)
+
+
+def project_files(project: str | Path, limit: int = 25) -> str:
+    """Top-level entries and test files of a project, comma-separated (the model's input)."""
+    root = Path(project)
+    if not root.is_dir():
+        return "(project not found)"
+    names = sorted(
+        entry.name + ("/" if entry.is_dir() else "")
+        for entry in root.iterdir()
+        if not entry.name.startswith(".git")
+    )
+    tests = sorted(
+        str(path.relative_to(root)) for path in root.glob("tests/test_*.py") if path.is_file()
+    )
+    return ", ".join([*names, *tests][:limit])
+
+
+def discover_tests_prompt(project: str | Path) -> str:
+    """A completion-style few-shot prompt asking a base model for the project's TestConfig JSON."""
+    header = (
+        "How each project runs its tests and checks, as JSON with framework, test_command, "
+        "test_paths and checks."
+    )
+    shots = "\n\n".join(f"Files: {files}\nJSON: {answer}" for files, answer in _DISCOVER_SHOTS)
+    return f"{header}\n\n{shots}\n\nFiles: {project_files(project)}\nJSON:"
