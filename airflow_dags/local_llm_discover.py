@@ -34,7 +34,7 @@ with DAG(
     params={
         "project_path": Param("examples/sample_project", type="string"),
     },
-):
+) as dag:
     AIWrapperOperator(
         task_id="discover_tests",
         agent="openai",

@@ -365,3 +365,20 @@ def test_schema_shapes_for_llama_cpp() -> None:
     assert "response_format" not in unconstrained.body()
     with pytest.raises(ValueError, match="constrained_as must be"):
         ClientRequest.from_json({"base_url": "http://x/v1", "constrained_as": "regex"})
+
+
+def test_local_llm_discover_dag_parses_and_keeps_the_newline_stop() -> None:
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "airflow_dags" / "local_llm_discover.py"
+    spec = importlib.util.spec_from_file_location("local_llm_discover_dag", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    dag = next(value for value in vars(module).values() if type(value).__name__ == "DAG")
+    task = dag.task_dict["discover_tests"]
+    assert task.agent == "openai" and task.agent_options["mode"] == "completions"
+    assert task.agent_options["retry_strategy"] == "adaptive"
+    assert dag.jinja_environment_kwargs == {"keep_trailing_newline": True}
+    rendered = dag.get_template_env().from_string("\n").render()
+    assert rendered == "\n"  # the stop sequence survives templating
