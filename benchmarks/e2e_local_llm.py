@@ -51,6 +51,7 @@ from autofix.validation.strategies import (
 )
 
 MAX_ATTEMPTS = 3
+ADAPTIVE_CONSTRAINED = "adaptive+constrained"
 BASE_SEED = 1000
 TEMPERATURE = 1.0
 
@@ -317,9 +318,12 @@ def run_one(
     advisor: AdaptiveAdvisor | None,
 ) -> RunResult:
     validator = OutputValidator(task.schema, semantic_validators=[task.rules] if task.rules else ())
+    # "adaptive+constrained": the adaptive strategy with the schema sent on every attempt.
+    with_schema = strategy == ADAPTIVE_CONSTRAINED
     policy = AttemptPolicy(
         max_attempts=MAX_ATTEMPTS,
-        strategy=strategy,
+        strategy=ADAPTIVE if with_schema else strategy,
+        constrained=with_schema,
         feedback_style="completion",
         advisor=advisor,
     )
@@ -458,7 +462,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--iterations", "-n", type=int, default=20, help="items per task")
     parser.add_argument("--tasks", default=",".join(TASKS))
-    parser.add_argument("--strategies", default=",".join([*FIXED_STRATEGIES, ADAPTIVE]))
+    parser.add_argument(
+        "--strategies", default=",".join([*FIXED_STRATEGIES, ADAPTIVE, ADAPTIVE_CONSTRAINED])
+    )
     parser.add_argument("--base-url", default=None, help="default: the make llm-up server")
     parser.add_argument("--start-server", action="store_true", help="start (and stop) the server")
     parser.add_argument("--out", default="logs/e2e_local_llm.json")
@@ -475,7 +481,10 @@ def main(argv: list[str] | None = None) -> int:
     base_url = args.base_url or server.base_url
     strategies = [s for s in args.strategies.split(",") if s]
     # adaptive learns from the others' audit records, so it runs last.
-    strategies = [s for s in strategies if s != ADAPTIVE] + [s for s in strategies if s == ADAPTIVE]
+    learners = (ADAPTIVE, ADAPTIVE_CONSTRAINED)
+    strategies = [s for s in strategies if s not in learners] + [
+        s for s in strategies if s in learners
+    ]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     all_results: list[RunResult] = []
@@ -492,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
             for index in range(args.iterations):
                 for strategy in strategies:
                     advisor = None
-                    if strategy == ADAPTIVE:
+                    if strategy in (ADAPTIVE, ADAPTIVE_CONSTRAINED):
                         # Online: earlier items' audit records only, never this item's own.
                         past = [i for i in store.iter_all() if not i.trace_id.endswith(f"-{index}")]
                         advisor = AdaptiveAdvisor(
