@@ -11,8 +11,10 @@ import threading
 import time
 from pathlib import Path
 
+from pydantic import BaseModel, Field
+
 from autofix.audit import AuditRecorder, MemoryStore
-from autofix.config import AutofixConfig
+from autofix.config import AutofixConfig, BudgetSettings, EscalationSettings, ValidationSettings
 from autofix.execution import AgentTask, AgentTaskSpec, TraceContext
 from autofix.result import RetryClass, Status
 
@@ -147,3 +149,66 @@ def test_secret_env_values_never_reach_the_log_or_result(tmp_path: Path) -> None
     assert not result.success
     assert all(secret not in line for line in lines)
     assert secret not in result.model_dump_json()
+
+
+STUBBORN = (
+    'format: claude\nsteps:\n  - text: "{\\"test_command\\": \\"pytest\\", \\"frameworks\\": []}"\n'
+)
+
+
+class _TestConfig(BaseModel):
+    test_command: str = Field(min_length=1)
+    frameworks: list[str] = Field(min_length=1)
+
+
+def test_budget_is_checked_before_every_call(tmp_path: Path) -> None:
+    store = MemoryStore()
+    config = AutofixConfig(budgets=BudgetSettings(max_calls_per_run=1))
+    task = AgentTask(
+        AgentTaskSpec(
+            agent="sim",
+            prompt="p",
+            operation="fix",
+            agent_options={"scenario": "noise_success", "state_dir": str(tmp_path)},
+        ),
+        config=config,
+        trace=TraceContext(trace_id="run-budget"),
+        recorder=AuditRecorder(store, budgets=config.budgets),
+        log_line=lambda _: None,
+    )
+    assert task.run().success
+    second = task.run()
+    assert second.status is Status.BUDGET_EXHAUSTED
+    assert second.retry_class is RetryClass.PERMANENT
+    assert "max_calls_per_run=1" in second.error_message
+    assert len(store.by_trace("run-budget")) == 1  # the refused call never ran
+
+
+def test_escalation_switches_the_model_for_one_last_attempt(tmp_path: Path) -> None:
+    scenario = tmp_path / "stubborn.yaml"
+    scenario.write_text(STUBBORN)
+    store = MemoryStore()
+    config = AutofixConfig(
+        validation=ValidationSettings(escalation=EscalationSettings(model="bigger-model"))
+    )
+    task = AgentTask(
+        AgentTaskSpec(
+            agent="sim",
+            prompt="How are tests run?",
+            operation="discover_tests",
+            model="small-model",
+            output_schema=_TestConfig,
+            agent_options={"scenario": str(scenario), "state_dir": str(tmp_path)},
+        ),
+        config=config,
+        trace=TraceContext(trace_id="run-escalate"),
+        recorder=AuditRecorder(store),
+        log_line=lambda _: None,
+    )
+    result = task.run()
+    assert not result.success and result.attempts == 3
+    models = [
+        r.envelope.model
+        for r in sorted(store.by_trace("run-escalate"), key=lambda r: r.result.attempt_number)
+    ]
+    assert models == ["small-model", "small-model", "bigger-model"]

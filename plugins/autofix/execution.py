@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, FinishReason
 from autofix.agents.registry import get_format
-from autofix.audit import AuditRecorder, Envelope, EventName
+from autofix.audit import AuditRecorder, BudgetExhaustedError, Envelope, EventName
 from autofix.audit.envelope import RetryPolicy
 from autofix.config import AutofixConfig
 from autofix.livelog import LiveLog
@@ -32,6 +32,7 @@ from autofix.validation import (
     AttemptPolicy,
     AttemptRecord,
     AttemptRequest,
+    Escalation,
     LLMReply,
     OutputValidator,
     ValidationRun,
@@ -188,7 +189,9 @@ class AgentTask:
 
     # -- one attempt --------------------------------------------------------------------
 
-    def _envelope(self, prompt: str, attempt: int, schema: type[BaseModel] | None) -> Envelope:
+    def _envelope(
+        self, prompt: str, attempt: int, schema: type[BaseModel] | None, model: str | None
+    ) -> Envelope:
         previous = self._last_envelope
         causation = previous.envelope_id if previous is not None else self.trace.causation_id
         envelope = Envelope(
@@ -198,7 +201,7 @@ class AgentTask:
             operation=self.spec.operation or "agent_call",
             agent_id=self.spec.agent,
             agent_type=self.format.name,
-            model=self.spec.model,
+            model=model,
             instructions=prompt,
             context={"cwd": self.spec.cwd or "", "attempt": attempt, **self._attempt_context},
             expected_output_schema=schema.model_json_schema() if schema is not None else None,
@@ -216,24 +219,33 @@ class AgentTask:
         resume_session_id: str | None = None,
         schema: type[BaseModel] | None = None,
         extra_options: Mapping[str, Any] | None = None,
+        escalation: Escalation | None = None,
     ) -> ParseResult:
         """Run the agent once and return the parser's verdict (validation is not applied).
 
-        ``extra_options`` (from the retry strategy: seed, messages, constrained) go to the agent."""
+        ``extra_options`` (from the retry strategy: seed, messages, constrained) go to the agent.
+        ``escalation`` may switch the agent or the model for this one call."""
         spec = self.spec
         operation = spec.operation
-        envelope = self._envelope(prompt, attempt, schema) if self.recorder else None
+        exhausted = self._budget_exhausted()
+        if exhausted is not None:
+            return exhausted
+        agent_format, command = self.format, spec.command
+        if escalation is not None and escalation.agent and escalation.agent != spec.agent:
+            agent_format, command = get_format(escalation.agent), None
+        model = (escalation.model if escalation is not None else None) or spec.model
+        envelope = self._envelope(prompt, attempt, schema, model) if self.recorder else None
         if self.recorder is not None and envelope is not None:
             self.recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=attempt)
         request = AgentRequest(
             prompt=prompt,
             resume_session_id=resume_session_id,
-            model=spec.model,
+            model=model,
             output_schema=schema.model_json_schema() if schema is not None else None,
             options={**spec.agent_options, **(extra_options or {}), "operation": operation},
         )
         started = time.monotonic()
-        result = self._execute(request, attempt)
+        result = self._execute(request, attempt, agent_format, command)
         result = result.model_copy(
             update={"duration_s": round(time.monotonic() - started, 3), "agent": spec.agent}
         )
@@ -245,6 +257,33 @@ class AgentTask:
                 data={"status": result.status.value, "exit_code": result.exit_code},
             )
         return result
+
+    def _budget_exhausted(self) -> ParseResult | None:
+        """Checked before every call, so a loop inside one task cannot overspend either."""
+        if self.recorder is None:
+            return None
+        try:
+            self.recorder.check_budget(self.trace.trace_id)
+        except BudgetExhaustedError as exc:
+            # The call never runs: no interaction is recorded, only the budget event.
+            self._last_envelope = None
+            self.recorder.event(
+                EventName.BUDGET_EXHAUSTED,
+                self.trace.trace_id,
+                operation=self.spec.operation,
+                data={"message": str(exc)},
+            )
+            return ParseResult(
+                success=False,
+                status=Status.BUDGET_EXHAUSTED,
+                operation=self.spec.operation,
+                retry_class=RetryClass.PERMANENT,
+                error_message=format_error_message(
+                    self.spec.operation, [f"budget_exhausted: {exc}"]
+                ),
+                agent=self.spec.agent,
+            )
+        return None
 
     def _record(self, result: ParseResult) -> None:
         """One audit record per attempt, with the final (validated) verdict."""
@@ -258,15 +297,21 @@ class AgentTask:
             attempt_number=result.attempt,
         )
 
-    def _execute(self, request: AgentRequest, attempt: int) -> ParseResult:
+    def _execute(
+        self,
+        request: AgentRequest,
+        attempt: int,
+        agent_format: AgentFormat,
+        command: list[str] | None,
+    ) -> ParseResult:
         spec = self.spec
         operation = spec.operation
         try:
-            invocation = self.format.command(request, spec.command)
+            invocation = agent_format.command(request, command)
         except (ValueError, OSError) as exc:
-            return self._config_failure(f"cannot build the {spec.agent} command: {exc}")
-        events = self.format.parser()
-        stream_events = self.format.has_event_stream
+            return self._config_failure(f"cannot build the {agent_format.name} command: {exc}")
+        events = agent_format.parser()
+        stream_events = agent_format.has_event_stream
         stderr_classifier = self.parser.classifier(operation, stream="stderr")
         stdout_classifier = None if stream_events else self.parser.classifier(operation, "stdout")
         stderr_batch = _ChunkFeed(stderr_classifier.feed)
@@ -302,7 +347,7 @@ class AgentTask:
         if self._killed:
             runner.kill()
         argv_shown = " ".join(invocation.argv[:3]) + (" …" if len(invocation.argv) > 3 else "")
-        with self._group(f"{spec.agent} output: {operation or 'agent'} attempt {attempt}"):
+        with self._group(f"{agent_format.name} output: {operation or 'agent'} attempt {attempt}"):
             self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
             try:
                 with live:
@@ -382,7 +427,7 @@ class AgentTask:
 
     def run_validated(self, schema: type[BaseModel]) -> ParseResult:
         policy = self._policy()
-        validator = OutputValidator(schema)
+        validator = OutputValidator(schema, strict_repairs=self.config.validation.strict_repairs)
         last: dict[str, ParseResult] = {}
 
         def call(request: AttemptRequest) -> object:
@@ -397,6 +442,7 @@ class AgentTask:
                 resume_session_id=session,
                 schema=schema,
                 extra_options=self._strategy_options(request),
+                escalation=request.escalation,
             )
             result = result.model_copy(update={"attempt": request.attempt})
             last["result"] = result
@@ -456,7 +502,7 @@ class AgentTask:
         policy = self._policy()
         if max_attempts is not None:
             policy = replace(policy, max_attempts=max_attempts)
-        validator = OutputValidator(schema)
+        validator = OutputValidator(schema, strict_repairs=self.config.validation.strict_repairs)
         attempt = len(history) + 1
         prompt, resume = self.spec.prompt, self.spec.resume_session_id
         if history:

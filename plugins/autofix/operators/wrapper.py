@@ -203,8 +203,6 @@ class AIWrapperOperator(BaseOperator):
         self._mask_env()
         trace = task_trace(context)
         recorder = build_recorder(config) if self.audit else None
-        if recorder is not None:
-            self._check_budget(recorder, trace.trace_id)
         task = AgentTask(
             self._spec(context),
             config=config,
@@ -223,14 +221,6 @@ class AIWrapperOperator(BaseOperator):
             self._task = None
         self._log_summary(result)
         return self._finish(context, result)
-
-    def _check_budget(self, recorder: AuditRecorder, trace_id: str) -> None:
-        from autofix.audit import BudgetExhaustedError
-
-        try:
-            recorder.check_budget(trace_id)
-        except BudgetExhaustedError as exc:
-            raise AirflowFailException(f"[{self.operation}] budget_exhausted: {exc}") from exc
 
     def _finish(self, context: Context, result: ParseResult) -> ParseResult:
         if result.success or not self.fail_on_error:
