@@ -46,7 +46,7 @@ def build_recorder(config: AutofixConfig) -> AuditRecorder:
 
 
 class AIWrapperOperator(BaseOperator):
-    """Run an AI coding agent (claude | codex | gemini | wrapper | plain | sim) as a subprocess.
+    """Run an AI coding agent (claude | codex | gemini | wrapper | plain | sim | openai) as a subprocess.
 
     The agent's output streams live into the task log. Its exit code, its own events and its
     stderr become one ParseResult, returned to XCom. With ``output_schema`` the final answer is
@@ -56,6 +56,9 @@ class AIWrapperOperator(BaseOperator):
     Airflow ``retries`` apply; permanent (auth, invalid request, budget, refusal, exhausted
     validation) → ``AirflowFailException``. ``fail_on_error=False`` always returns the result
     and lets a ``ParseResultBranchOperator`` decide.
+
+    ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
+    ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key.
     """
 
     template_fields: Sequence[str] = (
