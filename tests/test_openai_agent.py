@@ -382,3 +382,38 @@ def test_local_llm_discover_dag_parses_and_keeps_the_newline_stop() -> None:
     assert dag.jinja_environment_kwargs == {"keep_trailing_newline": True}
     rendered = dag.get_template_env().from_string("\n").render()
     assert rendered == "\n"  # the stop sequence survives templating
+
+
+def test_operator_takes_base_url_and_key_from_an_airflow_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from autofix.operators import AIWrapperOperator
+    from autofix.redact import redact
+
+    key = "sk-conn-Hq7Vb2Lm9Xc4Rt8Wz1"
+    monkeypatch.setenv(
+        "AIRFLOW_CONN_MY_LLM",
+        json.dumps(
+            {
+                "conn_type": "http",
+                "host": "127.0.0.1",
+                "port": 8013,
+                "schema": "http",
+                "password": key,
+            }
+        ),
+    )
+    op = AIWrapperOperator(
+        task_id="t",
+        prompt="p",
+        agent="openai",
+        conn_id="my_llm",
+        retry_strategy="resample",
+        agent_options={"api_key_env": "LLM_KEY"},
+    )
+    env, options = op._connection_settings()
+    assert env == {"LLM_KEY": key} and options == {"base_url": "http://127.0.0.1:8013/v1"}
+    assert key not in redact(f"token {key}")  # registered as a secret
+    assert op.agent_options["retry_strategy"] == "resample"
+    with pytest.raises(ValueError, match="unknown retry strategy"):
+        AIWrapperOperator(task_id="u", prompt="p", agent="openai", retry_strategy="guess")
