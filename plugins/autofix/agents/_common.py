@@ -7,7 +7,12 @@ import re
 from abc import abstractmethod
 from typing import Any
 
-from autofix.agents.base import AgentOutcome, EventParser, FailureKind, FinishReason, RunStatus
+from autofix.agents.base import (
+    AgentOutcome,
+    EventParser,
+    FailureKind,
+    RunStatus,
+)
 from autofix.redact import redact
 
 MAX_ERRORS = 20
@@ -220,31 +225,6 @@ def classify_error_text(text: str) -> FailureKind | None:
         return FailureKind.TIMEOUT
     if any(word in lowered for word in _INVALID_WORDS):
         return FailureKind.INVALID_REQUEST
-    return None
-
-
-_LENGTH_STOPS = frozenset(
-    {"max_tokens", "length", "max_output_tokens", "model_length", "token_limit"}
-)
-_REFUSAL_STOPS = frozenset(
-    {"refusal", "content_filter", "safety", "recitation", "prohibited_content", "blocklist", "spii"}
-)
-_NORMAL_STOPS = frozenset(
-    {"end_turn", "stop", "stop_sequence", "tool_use", "pause_turn", "completed"}
-)
-
-
-def finish_from_stop(value: object) -> FinishReason | None:
-    """Claude ``stop_reason``, OpenAI ``finish_reason`` or Gemini ``finishReason`` → FinishReason."""
-    if not isinstance(value, str) or not value:
-        return None
-    lowered = value.lower()
-    if lowered in _LENGTH_STOPS:
-        return FinishReason.LENGTH
-    if lowered in _REFUSAL_STOPS:
-        return FinishReason.REFUSAL
-    if lowered in _NORMAL_STOPS:
-        return FinishReason.STOP
     return None
 
 

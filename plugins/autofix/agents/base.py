@@ -28,6 +28,43 @@ class FinishReason(StrEnum):
     ERROR = "error"
 
 
+_LENGTH_STOPS = frozenset(
+    {"max_tokens", "length", "max_output_tokens", "model_length", "token_limit"}
+)
+_REFUSAL_STOPS = frozenset(
+    {
+        "refusal",
+        "content_filter",
+        "safety",
+        "recitation",
+        "prohibited_content",
+        "blocklist",
+        "blocked",
+        "spii",
+    }
+)
+_NORMAL_STOPS = frozenset(
+    {"end_turn", "stop", "stop_sequence", "tool_use", "pause_turn", "completed"}
+)
+
+
+def normalise_finish_reason(value: object) -> FinishReason | None:
+    """Claude ``stop_reason``, OpenAI ``finish_reason``, Gemini ``finishReason`` → FinishReason."""
+    if value is None:
+        return None
+    text = str(getattr(value, "value", value)).strip().lower()
+    if text in _LENGTH_STOPS:
+        return FinishReason.LENGTH
+    if text in _REFUSAL_STOPS:
+        return FinishReason.REFUSAL
+    if text in _NORMAL_STOPS:
+        return FinishReason.STOP
+    try:
+        return FinishReason(text)
+    except ValueError:
+        return None
+
+
 class FailureKind(StrEnum):
     """Why an agent run failed, as far as its own events tell. Drives the retry class."""
 

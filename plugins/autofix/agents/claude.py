@@ -30,7 +30,6 @@ from autofix.agents._common import (
     as_str,
     classify_error_text,
     clean_error,
-    finish_from_stop,
     kind_from_status,
     no_terminal_failure,
     status_for_kind,
@@ -44,6 +43,7 @@ from autofix.agents.base import (
     FinishReason,
     Invocation,
     RunStatus,
+    normalise_finish_reason,
 )
 from autofix.result import TokenUsage
 
@@ -88,7 +88,7 @@ def claude_result_verdict(
     stop = as_str(result.get("stop_reason")) or last_stop_reason
 
     if subtype == "success" and not is_error:
-        finish = finish_from_stop(stop) or FinishReason.STOP
+        finish = normalise_finish_reason(stop) or FinishReason.STOP
         if finish is FinishReason.REFUSAL:
             return RunStatus.COMPLETED, finish, FailureKind.REFUSAL, errors
         return RunStatus.COMPLETED, finish, None, errors

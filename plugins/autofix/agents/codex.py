@@ -25,7 +25,6 @@ from autofix.agents._common import (
     as_int,
     as_str,
     classify_error_text,
-    finish_from_stop,
     no_terminal_failure,
     status_for_kind,
 )
@@ -38,6 +37,7 @@ from autofix.agents.base import (
     FinishReason,
     Invocation,
     RunStatus,
+    normalise_finish_reason,
 )
 from autofix.result import TokenUsage
 
@@ -60,7 +60,7 @@ def _finish_hint(*sources: dict[str, Any]) -> FinishReason | None:
     """OpenAI-style finish reasons wherever a build puts them (event, item, error)."""
     for source in sources:
         for key in ("finish_reason", "stop_reason", "incomplete_reason"):
-            found = finish_from_stop(source.get(key))
+            found = normalise_finish_reason(source.get(key))
             if found is not None and found is not FinishReason.STOP:
                 return found
     return None

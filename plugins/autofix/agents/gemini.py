@@ -25,7 +25,6 @@ from autofix.agents._common import (
     as_int,
     as_str,
     classify_error_text,
-    finish_from_stop,
     json_docs,
     no_terminal_failure,
     status_for_kind,
@@ -39,6 +38,7 @@ from autofix.agents.base import (
     FinishReason,
     Invocation,
     RunStatus,
+    normalise_finish_reason,
 )
 from autofix.result import TokenUsage
 
@@ -220,7 +220,9 @@ class GeminiParser(BaseParser):
         if status == "success":
             outcome.run_status = RunStatus.COMPLETED
             outcome.final_text = "".join(self._text_parts) if self._text_parts else None
-            finish = finish_from_stop(result.get("finish_reason") or result.get("finishReason"))
+            finish = normalise_finish_reason(
+                result.get("finish_reason") or result.get("finishReason")
+            )
             outcome.finish_reason = finish or FinishReason.STOP
             if outcome.finish_reason is FinishReason.REFUSAL:
                 outcome.failure_kind = FailureKind.REFUSAL
@@ -257,7 +259,7 @@ class GeminiParser(BaseParser):
             return  # run_status stays unknown
         outcome.final_text = response
         outcome.run_status = RunStatus.COMPLETED
-        finish = finish_from_stop(doc.get("finish_reason") or doc.get("finishReason"))
+        finish = normalise_finish_reason(doc.get("finish_reason") or doc.get("finishReason"))
         outcome.finish_reason = finish or FinishReason.STOP
         if outcome.finish_reason is FinishReason.REFUSAL:
             outcome.failure_kind = FailureKind.REFUSAL

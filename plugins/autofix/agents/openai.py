@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Any, ClassVar
 
-from autofix.agents._common import BaseParser, JsonDocReader, add_error, as_int, finish_from_stop
+from autofix.agents._common import BaseParser, JsonDocReader, add_error, as_int
 from autofix.agents.base import (
     AgentFormat,
     AgentOutcome,
@@ -33,6 +33,7 @@ from autofix.agents.base import (
     FinishReason,
     Invocation,
     RunStatus,
+    normalise_finish_reason,
 )
 from autofix.agents.openai_client import DEFAULT_API_KEY_ENV, ClientRequest
 from autofix.result import TokenUsage
@@ -151,7 +152,7 @@ class OpenAIParser(BaseParser):
                 return outcome
             outcome.run_status = RunStatus.COMPLETED
             # An unknown finish reason is not "stop": validation decides on the text alone.
-            outcome.finish_reason = finish_from_stop(response.get("finish_reason"))
+            outcome.finish_reason = normalise_finish_reason(response.get("finish_reason"))
             return outcome
         if error is not None:
             kind = _KINDS.get(str(error.get("kind")), FailureKind.UNKNOWN)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from autofix.agents.base import FinishReason
+from autofix.agents.base import FinishReason, normalise_finish_reason
 from autofix.redact import redact
 from autofix.result import (
     RETRY_CLASS_BY_STATUS,
@@ -40,9 +40,6 @@ from autofix.validation.schema import (
 
 ErrorKey = tuple[str, str]
 
-_LENGTH = frozenset({"length", "max_tokens", "max_output_tokens", "model_length"})
-_REFUSAL = frozenset({"refusal", "content_filter", "safety", "blocked"})
-_STOP = frozenset({"stop", "end_turn", "stop_sequence", "completed", "tool_use"})
 
 # Only consulted when no payload was found at all, and only on short answers.
 _REFUSAL_TEXT = re.compile(
@@ -52,23 +49,6 @@ _REFUSAL_TEXT = re.compile(
 _REFUSAL_MAX_CHARS = 600
 
 _UNSET: Any = object()
-
-
-def normalise_finish_reason(value: object) -> FinishReason | None:
-    """Map provider finish/stop reasons onto FinishReason (None when unknown)."""
-    if value is None:
-        return None
-    text = str(getattr(value, "value", value)).strip().lower()
-    if text in _LENGTH:
-        return FinishReason.LENGTH
-    if text in _REFUSAL:
-        return FinishReason.REFUSAL
-    if text in _STOP:
-        return FinishReason.STOP
-    try:
-        return FinishReason(text)
-    except ValueError:
-        return None
 
 
 def error_keys(errors: Sequence[FieldError]) -> frozenset[ErrorKey]:
