@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from abc import abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 from autofix.agents.base import (
     AgentOutcome,
@@ -281,3 +281,25 @@ class BaseParser(EventParser):
 
     @abstractmethod
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome: ...
+
+
+class JsonEventParser(BaseParser):
+    """Reads JSON documents from stdout lines and hands each event object to ``_handle``."""
+
+    accepts_arrays: ClassVar[bool] = False  # Claude's ``json --verbose`` prints an array
+
+    def __init__(self) -> None:
+        self._reader = JsonDocReader()
+        self._events = 0
+
+    def feed(self, line: str) -> None:
+        for value in self._reader.feed(line):
+            if isinstance(value, dict):
+                self._handle(value)
+            elif isinstance(value, list) and self.accepts_arrays:
+                for item in value:
+                    if isinstance(item, dict):
+                        self._handle(item)
+
+    @abstractmethod
+    def _handle(self, event: dict[str, Any]) -> None: ...

@@ -21,8 +21,7 @@ import json
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
-    BaseParser,
-    JsonDocReader,
+    JsonEventParser,
     add_error,
     as_dict,
     as_float,
@@ -120,14 +119,14 @@ def claude_result_verdict(
     return RunStatus.UNKNOWN, FinishReason.ERROR, FailureKind.UNKNOWN, errors
 
 
-class ClaudeParser(BaseParser):
+class ClaudeParser(JsonEventParser):
     """Claude ``stream-json`` lines, or the ``json`` object/array, → AgentOutcome."""
 
     agent_name = "claude"
+    accepts_arrays = True
 
     def __init__(self) -> None:
-        self._reader = JsonDocReader()
-        self._events = 0
+        super().__init__()
         self._result: dict[str, Any] | None = None
         self._session_id: str | None = None
         self._model: str | None = None
@@ -136,17 +135,7 @@ class ClaudeParser(BaseParser):
         self._structured_tool_input: Any = None
         self._hints: list[str] = []
 
-    def feed(self, line: str) -> None:
-        for value in self._reader.feed(line):
-            self._handle(value)
-
-    def _handle(self, value: Any) -> None:
-        if isinstance(value, list):
-            for item in value:
-                self._handle(item)
-            return
-        if not isinstance(value, dict):
-            return
+    def _handle(self, value: dict[str, Any]) -> None:
         self._events += 1
         session = as_str(value.get("session_id"))
         if session:

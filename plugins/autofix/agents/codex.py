@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
-    BaseParser,
-    JsonDocReader,
+    JsonEventParser,
     add_error,
     as_dict,
     as_int,
@@ -75,14 +74,13 @@ def _finish_from_message(message: str) -> FinishReason | None:
     return None
 
 
-class CodexParser(BaseParser):
+class CodexParser(JsonEventParser):
     """``codex exec --json`` lines → AgentOutcome."""
 
     agent_name = "codex"
 
     def __init__(self) -> None:
-        self._reader = JsonDocReader()
-        self._events = 0
+        super().__init__()
         self._session_id: str | None = None
         self._final_text: str | None = None
         self._terminal: str | None = None
@@ -92,11 +90,6 @@ class CodexParser(BaseParser):
         self._turns = 0
         self._finish_hint: FinishReason | None = None
         self._refusal_text: str | None = None
-
-    def feed(self, line: str) -> None:
-        for value in self._reader.feed(line):
-            if isinstance(value, dict):
-                self._handle(value)
 
     def _handle(self, event: dict[str, Any]) -> None:
         self._events += 1

@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
-    BaseParser,
-    JsonDocReader,
+    JsonEventParser,
     add_error,
     as_dict,
     as_int,
@@ -135,25 +134,19 @@ def _stream_usage(stats: dict[str, Any]) -> TokenUsage:
     )
 
 
-class GeminiParser(BaseParser):
+class GeminiParser(JsonEventParser):
     """Gemini ``json`` object or ``stream-json`` lines → AgentOutcome."""
 
     agent_name = "gemini"
 
     def __init__(self) -> None:
-        self._reader = JsonDocReader()
-        self._events = 0
+        super().__init__()
         self._session_id: str | None = None
         self._model: str | None = None
         self._document: dict[str, Any] | None = None  # json mode
         self._result: dict[str, Any] | None = None  # stream-json mode
         self._text_parts: list[str] = []
         self._stream_errors: list[str] = []
-
-    def feed(self, line: str) -> None:
-        for value in self._reader.feed(line):
-            if isinstance(value, dict):
-                self._handle(value)
 
     def _handle(self, value: dict[str, Any]) -> None:
         self._events += 1

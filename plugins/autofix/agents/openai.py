@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Any, ClassVar
 
-from autofix.agents._common import BaseParser, JsonDocReader, add_error, as_int
+from autofix.agents._common import JsonEventParser, add_error, as_int
 from autofix.agents.base import (
     AgentFormat,
     AgentOutcome,
@@ -97,22 +97,16 @@ def client_request(request: AgentRequest) -> ClientRequest:
     return ClientRequest.from_json(data)
 
 
-class OpenAIParser(BaseParser):
+class OpenAIParser(JsonEventParser):
     """Client event lines → AgentOutcome."""
 
     agent_name = "openai"
 
     def __init__(self) -> None:
-        self._reader = JsonDocReader()
-        self._events = 0
+        super().__init__()
         self._response: dict[str, Any] | None = None
         self._error: dict[str, Any] | None = None
         self._retries: list[str] = []
-
-    def feed(self, line: str) -> None:
-        for value in self._reader.feed(line):
-            if isinstance(value, dict):
-                self._handle(value)
 
     def _handle(self, event: dict[str, Any]) -> None:
         self._events += 1

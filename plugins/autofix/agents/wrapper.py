@@ -22,8 +22,7 @@ import shlex
 from typing import Any, ClassVar
 
 from autofix.agents._common import (
-    BaseParser,
-    JsonDocReader,
+    JsonEventParser,
     add_error,
     as_dict,
     as_float,
@@ -46,14 +45,13 @@ from autofix.agents.claude import claude_result_verdict, claude_usage
 WRAPPER_COMMAND_ENV = "AUTOFIX_WRAPPER_COMMAND"
 
 
-class WrapperParser(BaseParser):
+class WrapperParser(JsonEventParser):
     """Wrapper event lines → AgentOutcome."""
 
     agent_name = "wrapper"
 
     def __init__(self) -> None:
-        self._reader = JsonDocReader()
-        self._events = 0
+        super().__init__()
         self._session_id: str | None = None
         self._model: str | None = None
         self._result: dict[str, Any] | None = None
@@ -63,11 +61,6 @@ class WrapperParser(BaseParser):
         self._pre_run_error: str | None = None
         self._fatal: dict[str, Any] | None = None
         self._limit_notices: list[str] = []
-
-    def feed(self, line: str) -> None:
-        for value in self._reader.feed(line):
-            if isinstance(value, dict):
-                self._handle(value)
 
     def _handle(self, event: dict[str, Any]) -> None:
         self._events += 1
