@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 REDACTED = "[REDACTED]"
 
@@ -78,11 +77,6 @@ def register_secret(value: str | None) -> None:
     """Redact this exact value everywhere from now on (e.g. a key read from a Connection)."""
     if value and len(value) >= 4 and value not in _EXTRA:
         _EXTRA.append(value)
-
-
-def register_secrets(values: Iterable[str | None]) -> None:
-    for value in values:
-        register_secret(value)
 
 
 def redact(text: str) -> str:

@@ -312,9 +312,6 @@ class Interaction(BaseModel):
     def from_stored(cls, data: dict[str, Any]) -> Interaction:
         return cls.model_validate(data, context={"stored": True})
 
-    def to_json(self) -> str:
-        return self.model_dump_json()
-
 
 def interaction_from_parse_result(
     envelope: Envelope,
