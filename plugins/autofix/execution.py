@@ -35,6 +35,7 @@ from autofix.validation import (
     Escalation,
     LLMReply,
     OutputValidator,
+    ValidationOutcome,
     ValidationRun,
     resolve_schema,
 )
@@ -130,10 +131,20 @@ class _ChunkFeed:
             self._lines = []
 
 
+def _answerable(result: ParseResult) -> bool:
+    """The agent answered (validly or not, or refused): validation decides what happens next."""
+    return (
+        result.success
+        or result.retry_class is RetryClass.INVALID_OUTPUT
+        or result.status is Status.REFUSED
+    )
+
+
 def _reply_from(result: ParseResult) -> LLMReply:
+    refused = result.status is Status.REFUSED
     return LLMReply(
         text=result.final_text or "",
-        finish_reason=result.finish_reason,
+        finish_reason=FinishReason.REFUSAL.value if refused else result.finish_reason,
         structured_output=result.data,
         session_id=result.session_id,
         usage=result.usage,
@@ -167,6 +178,7 @@ class AgentTask:
         self._killed = False
         self._last_envelope: Envelope | None = None
         self._attempt_context: dict[str, Any] = {}  # retry strategy facts for the audit record
+        self._base_policy: AttemptPolicy | None = None
         for secret in secret_env_values(spec.env):
             register_secret(secret)
 
@@ -394,12 +406,20 @@ class AgentTask:
     # -- the task -----------------------------------------------------------------------
 
     def _policy(self) -> AttemptPolicy:
-        policy = AttemptPolicy.from_settings(
-            self.config.validation,
-            max_attempts=self.spec.max_attempts,
-            retry_enabled=self.spec.retry_enabled,
-        )
-        return apply_strategy_options(policy, self.spec.agent_options, self.recorder)
+        # Built once per task: the adaptive strategy reads the whole audit store to build it.
+        if self._base_policy is None:
+            policy = AttemptPolicy.from_settings(
+                self.config.validation,
+                max_attempts=self.spec.max_attempts,
+                retry_enabled=self.spec.retry_enabled,
+            )
+            self._base_policy = apply_strategy_options(
+                policy, self.spec.agent_options, self.recorder
+            )
+        return self._base_policy
+
+    def _validator(self, schema: type[BaseModel]) -> OutputValidator:
+        return OutputValidator(schema, strict_repairs=self.config.validation.strict_repairs)
 
     def _strategy_options(self, request: AttemptRequest) -> dict[str, Any]:
         """What the retry strategy adds to this attempt's agent options, and its audit facts."""
@@ -427,7 +447,7 @@ class AgentTask:
 
     def run_validated(self, schema: type[BaseModel]) -> ParseResult:
         policy = self._policy()
-        validator = OutputValidator(schema, strict_repairs=self.config.validation.strict_repairs)
+        validator = self._validator(schema)
         last: dict[str, ParseResult] = {}
 
         def call(request: AttemptRequest) -> object:
@@ -446,10 +466,8 @@ class AgentTask:
             )
             result = result.model_copy(update={"attempt": request.attempt})
             last["result"] = result
-            if result.success or result.retry_class is RetryClass.INVALID_OUTPUT:
+            if _answerable(result):
                 return _reply_from(result)
-            if result.status is Status.REFUSED:
-                return replace(_reply_from(result), finish_reason=FinishReason.REFUSAL.value)
             raise AgentCallError(result)
 
         def on_attempt(record: AttemptRecord) -> None:
@@ -462,13 +480,7 @@ class AgentTask:
                     attempts=record.attempt,
                 )
             )
-            if record.attempt == 1:
-                self._validation_event(EventName.VALIDATION_STARTED, 1)
-                name = EventName.VALIDATION_PASSED if outcome.ok else EventName.VALIDATION_FAILED
-            else:
-                name = EventName.RETRY_PASSED if outcome.ok else EventName.RETRY_FAILED
-            categories = sorted({error.category.value for error in outcome.errors})
-            self._validation_event(name, record.attempt, {"error_categories": categories})
+            self._validated_event(record.attempt, outcome)
 
         loop = AttemptLoop(
             validator,
@@ -502,7 +514,7 @@ class AgentTask:
         policy = self._policy()
         if max_attempts is not None:
             policy = replace(policy, max_attempts=max_attempts)
-        validator = OutputValidator(schema, strict_repairs=self.config.validation.strict_repairs)
+        validator = self._validator(schema)
         attempt = len(history) + 1
         prompt, resume = self.spec.prompt, self.spec.resume_session_id
         if history:
@@ -519,25 +531,17 @@ class AgentTask:
             self._validation_event(EventName.RETRY_STARTED, attempt)
         result = self.call_once(prompt, attempt=attempt, resume_session_id=resume, schema=schema)
         result = result.model_copy(update={"attempt": attempt, "attempts": attempt})
-        answerable = result.success or result.retry_class is RetryClass.INVALID_OUTPUT
-        if not answerable and result.status is not Status.REFUSED:
+        if not _answerable(result):
             self._record(result)
             self._verdict(result)
             return result
-        finish = FinishReason.REFUSAL.value if result.status is Status.REFUSED else None
-        text, reason = result.final_text or "", finish or result.finish_reason
+        reply = _reply_from(result)
         outcome = (
-            validator.validate(text, reason)
-            if result.data is None
-            else validator.validate(text, reason, data=result.data)
+            validator.validate(reply.text, reply.finish_reason)
+            if reply.structured_output is None
+            else validator.validate(reply.text, reply.finish_reason, data=reply.structured_output)
         )
-        if attempt == 1:
-            self._validation_event(EventName.VALIDATION_STARTED, 1)
-            name = EventName.VALIDATION_PASSED if outcome.ok else EventName.VALIDATION_FAILED
-        else:
-            name = EventName.RETRY_PASSED if outcome.ok else EventName.RETRY_FAILED
-        categories = sorted({error.category.value for error in outcome.errors})
-        self._validation_event(name, attempt, {"error_categories": categories})
+        self._validated_event(attempt, outcome)
         validated = outcome.to_parse_result(
             result, operation=self.spec.operation, attempt=attempt, attempts=attempt
         )
@@ -545,6 +549,16 @@ class AgentTask:
         if policy.decide([*history, validated]).done:
             self._verdict(validated)
         return validated
+
+    def _validated_event(self, attempt: int, outcome: ValidationOutcome) -> None:
+        """validation.started + passed/failed on attempt 1; retry_passed/failed after."""
+        if attempt == 1:
+            self._validation_event(EventName.VALIDATION_STARTED, 1)
+            name = EventName.VALIDATION_PASSED if outcome.ok else EventName.VALIDATION_FAILED
+        else:
+            name = EventName.RETRY_PASSED if outcome.ok else EventName.RETRY_FAILED
+        categories = sorted({error.category.value for error in outcome.errors})
+        self._validation_event(name, attempt, {"error_categories": categories})
 
     def _verdict(self, result: ParseResult) -> None:
         name = EventName.RESULT_ACCEPTED if result.success else EventName.RESULT_REJECTED

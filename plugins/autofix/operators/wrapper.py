@@ -10,7 +10,7 @@ from airflow.sdk.exceptions import AirflowException, AirflowFailException
 
 from autofix.config import AutofixConfig, ConfigError, load_config
 from autofix.execution import AgentTask, AgentTaskSpec, TraceContext, secret_env_values
-from autofix.operators.results import pull_result, pull_results
+from autofix.operators.results import FAILED_RESULT_KEY, pull_result, pull_results
 from autofix.result import ParseResult, RetryClass
 from autofix.validation.strategies import check_strategy
 
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from autofix.audit import AuditRecorder
-
-FAILED_RESULT_KEY = "parse_result"
 
 
 def task_trace(context: Context) -> TraceContext:
