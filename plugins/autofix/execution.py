@@ -23,7 +23,7 @@ from autofix.audit.envelope import RetryPolicy
 from autofix.config import AutofixConfig
 from autofix.livelog import LiveLog
 from autofix.parser import ResponseParser
-from autofix.redact import redact, register_secret
+from autofix.redact import is_secret_name, redact, register_secret
 from autofix.result import ParseResult, RetryClass, Status, format_error_message
 from autofix.runner import Runner, RunnerError
 from autofix.validation import (
@@ -42,8 +42,6 @@ from autofix.validation import (
 from autofix.validation.strategies import ADAPTIVE, SEED_STRIDE, check_strategy
 
 LogLine = Callable[[str], None]
-
-SECRET_ENV_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH")
 
 
 class AgentCallError(Exception):
@@ -105,11 +103,7 @@ def apply_strategy_options(
 
 def secret_env_values(env: Mapping[str, str]) -> list[str]:
     """Values of env vars whose names look secret; they are masked in every log."""
-    return [
-        value
-        for name, value in env.items()
-        if value and any(marker in name.upper() for marker in SECRET_ENV_MARKERS)
-    ]
+    return [value for name, value in env.items() if value and is_secret_name(name)]
 
 
 class _ChunkFeed:

@@ -72,6 +72,18 @@ _GATED = tuple(
 
 _EXTRA: list[str] = []
 
+# A variable or field name that holds a secret: its value is masked whatever it looks like.
+# Not token counts ("max_tokens", "token_usage").
+_SECRET_NAME = re.compile(
+    r"(?i)(api[_-]?key|access[_-]?key|secret|token(?!s|_count|_usage)|passw(or)?d|pwd"
+    r"|credential|authorization|auth[_-]?header|cookie|session[_-]?key|private[_-]?key"
+    r"|(^|[_-])(key|auth)$)"
+)
+
+
+def is_secret_name(name: str) -> bool:
+    return _SECRET_NAME.search(name) is not None
+
 
 def register_secret(value: str | None) -> None:
     """Redact this exact value everywhere from now on (e.g. a key read from a Connection)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -24,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from autofix.redact import REDACTED, redact, redact_obj
+from autofix.redact import REDACTED, is_secret_name, redact, redact_obj
 from autofix.result import FieldError, ParseResult, RetryClass, Status, truncate
 
 # Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
@@ -54,21 +53,12 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
-# A mapping key that names a secret: its value is dropped whatever it looks like.
-_SECRET_KEY = re.compile(
-    r"(?i)(api[_-]?key|access[_-]?key|secret|token(?!s|_count|_usage)|passw(or)?d|pwd|credential|authorization|auth[_-]?header|cookie|session[_-]?key|private[_-]?key)"
-)
-
-
 def scrub(value: Any) -> Any:
     """``redact_obj`` plus key awareness: ``{"token": "abc..."}`` loses its value too."""
     if isinstance(value, dict):
         return {
             key: REDACTED
-            if isinstance(key, str)
-            and _SECRET_KEY.search(key)
-            and isinstance(item, str)
-            and item != ""
+            if isinstance(key, str) and is_secret_name(key) and isinstance(item, str) and item != ""
             else scrub(item)
             for key, item in value.items()
         }
