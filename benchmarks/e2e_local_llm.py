@@ -45,13 +45,14 @@ from autofix.validation import (
 )
 from autofix.validation.strategies import (
     ADAPTIVE,
+    AUTO,
     FIXED_STRATEGIES,
     SEED_STRIDE,
+    arm,
     observations_from_interactions,
 )
 
 MAX_ATTEMPTS = 3
-ADAPTIVE_CONSTRAINED = "adaptive+constrained"
 BASE_SEED = 1000
 TEMPERATURE = 1.0
 
@@ -318,15 +319,13 @@ def run_one(
     advisor: AdaptiveAdvisor | None,
 ) -> RunResult:
     validator = OutputValidator(task.schema, semantic_validators=[task.rules] if task.rules else ())
-    # "adaptive+constrained": the adaptive strategy with the schema sent on every attempt.
-    with_schema = strategy == ADAPTIVE_CONSTRAINED
+    # "auto" resolves as it does for agent="openai": adaptive, the schema on attempt 1.
     policy = AttemptPolicy(
         max_attempts=MAX_ATTEMPTS,
-        strategy=ADAPTIVE if with_schema else strategy,
-        constrained=with_schema,
+        strategy=strategy,
         feedback_style="completion",
         advisor=advisor,
-    )
+    ).resolved(samples=True)
     seed = BASE_SEED + index
     trace = f"{task.name}-{strategy}-{index}"
     prompt = task.prompt(index)
@@ -341,7 +340,11 @@ def run_one(
 
     def record(attempt: AttemptRecord) -> None:
         request = requests[attempt.attempt]
-        context: dict[str, Any] = {"attempt": attempt.attempt, "strategy": request.strategy}
+        context: dict[str, Any] = {
+            "attempt": attempt.attempt,
+            "strategy": request.strategy,
+            "constrained": request.constrained,
+        }
         if request.retry_for:
             context["retry_for"] = request.retry_for
         envelope = Envelope(
@@ -391,7 +394,10 @@ def run_one(
         reason=run.reason,
         tokens=tokens,
         seconds=seconds,
-        strategies_used=[requests[r.attempt].strategy for r in run.attempts[1:]],
+        strategies_used=[
+            arm(requests[r.attempt].strategy, requests[r.attempt].constrained)
+            for r in run.attempts[1:]
+        ],
         categories=categories,
     )
 
@@ -462,9 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--iterations", "-n", type=int, default=20, help="items per task")
     parser.add_argument("--tasks", default=",".join(TASKS))
-    parser.add_argument(
-        "--strategies", default=",".join([*FIXED_STRATEGIES, ADAPTIVE, ADAPTIVE_CONSTRAINED])
-    )
+    parser.add_argument("--strategies", default=",".join([*FIXED_STRATEGIES, ADAPTIVE, AUTO]))
     parser.add_argument("--base-url", default=None, help="default: the make llm-up server")
     parser.add_argument("--start-server", action="store_true", help="start (and stop) the server")
     parser.add_argument("--out", default="logs/e2e_local_llm.json")
@@ -481,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     base_url = args.base_url or server.base_url
     strategies = [s for s in args.strategies.split(",") if s]
     # adaptive learns from the others' audit records, so it runs last.
-    learners = (ADAPTIVE, ADAPTIVE_CONSTRAINED)
+    learners = (ADAPTIVE, AUTO)
     strategies = [s for s in strategies if s not in learners] + [
         s for s in strategies if s in learners
     ]
@@ -501,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
             for index in range(args.iterations):
                 for strategy in strategies:
                     advisor = None
-                    if strategy in (ADAPTIVE, ADAPTIVE_CONSTRAINED):
+                    if strategy in learners:
                         # Online: earlier items' audit records only, never this item's own.
                         past = [i for i in store.iter_all() if not i.trace_id.endswith(f"-{index}")]
                         advisor = AdaptiveAdvisor(

@@ -91,6 +91,9 @@ def test_valid_answer_with_usage_in_the_audit_record(
     for record in records:
         assert record.result.input_tokens > 50 and record.result.output_tokens > 0
         assert record.result.latency_ms > 0 and record.envelope.agent_type == "openai"
+    # The default ("auto") sent the schema as a llama.cpp grammar on attempt 1.
+    context = records[0].envelope.context
+    assert (context["strategy"], context["constrained"]) == ("adaptive", True)
 
 
 def test_truncation_gives_length_and_the_truncation_feedback(
@@ -99,7 +102,14 @@ def test_truncation_gives_length_and_the_truncation_feedback(
 ) -> None:
     # Chat mode on the same server: the instruction-style feedback of the retry issue.
     result, store = run_task(
-        local_llm, tmp_path, FEW_SHOT, Strategy, mode="chat", max_tokens=4, stop=None
+        local_llm,
+        tmp_path,
+        FEW_SHOT,
+        Strategy,
+        mode="chat",
+        max_tokens=4,
+        stop=None,
+        retry_strategy="feedback",
     )
     assert not result.success and result.status is Status.TRUNCATED
     records = list(store.iter_all())
@@ -132,7 +142,7 @@ def test_schema_sent_as_response_format_shapes_the_answer(
         "greeting",
         "language_code",
     }
-    assert next(r.envelope.context["strategy"] for r in store.iter_all()) == "feedback"
+    assert next(r.envelope.context["constrained"] for r in store.iter_all()) is True
 
 
 def test_stopped_server_is_a_transient_error_naming_the_url(

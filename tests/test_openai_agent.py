@@ -211,7 +211,12 @@ def test_valid_answer_records_usage_finish_reason_and_latency(tmp_path: Path) ->
 
 def test_invalid_answer_is_retried_with_feedback(tmp_path: Path) -> None:
     with fake_openai(chat_answer(BAD_PERIOD), chat_answer(VALID)) as server:
-        task, store, _ = make_task(server.base_url, tmp_path, output_schema=Strategy)
+        task, store, _ = make_task(
+            server.base_url,
+            tmp_path,
+            output_schema=Strategy,
+            agent_options={"retry_strategy": "feedback"},
+        )
         result = task.run()
         second = server.requests[1]["messages"][0]["content"]
     assert result.success and result.attempts == 2
@@ -343,6 +348,65 @@ def test_history_resends_the_whole_conversation(tmp_path: Path) -> None:
     assert third[1]["content"] == "not json" and third[3]["content"] == BAD_PERIOD
 
 
+def test_auto_default_sends_the_schema_and_resamples(tmp_path: Path) -> None:
+    with fake_openai(chat_answer(BAD_PERIOD), chat_answer(VALID)) as server:
+        task, store, _ = make_task(
+            server.base_url, tmp_path, output_schema=Strategy, agent_options={"seed": 5}
+        )
+        result = task.run()
+        bodies = server.requests
+    assert result.success and result.attempts == 2
+    assert all(b["response_format"]["type"] == "json_schema" for b in bodies)
+    assert bodies[1]["messages"] == bodies[0]["messages"]  # a range error: a fresh constrained draw
+    assert [b["seed"] for b in bodies] == [5, 5 + 7919]
+    retry = [r.envelope.context for r in store.iter_all()][1]
+    assert retry == {
+        "strategy": "constrained",
+        "constrained": True,
+        "retry_for": "range_violation",
+    } | {k: v for k, v in retry.items() if k not in ("strategy", "constrained", "retry_for")}
+
+
+def test_auto_sends_no_schema_again_to_an_endpoint_that_rejects_it(tmp_path: Path) -> None:
+    rejected = Reply(400, {"error": {"message": "Unrecognized request argument: response_format"}})
+    with fake_openai(rejected, chat_answer(VALID)) as server:
+        task, _, lines = make_task(server.base_url, tmp_path, output_schema=Strategy)
+        result = task.run()
+        bodies = server.requests
+    assert result.success and len(bodies) == 2
+    assert "response_format" in bodies[0] and "response_format" not in bodies[1]
+    assert any("the schema was not usable" in line for line in lines)
+
+
+def test_an_explicit_schema_the_endpoint_rejects_is_an_invalid_request(tmp_path: Path) -> None:
+    rejected = Reply(400, {"error": {"message": "Unrecognized request argument: response_format"}})
+    with fake_openai(rejected, chat_answer(VALID)) as server:
+        task, _, _ = make_task(
+            server.base_url,
+            tmp_path,
+            output_schema=Strategy,
+            agent_options={"constrained": True},
+        )
+        result = task.run()
+        sent = len(server.requests)
+    assert result.status is Status.INVALID_REQUEST and sent == 1
+    assert "response_format" in result.error_message
+
+
+def test_auto_means_feedback_for_cli_agents(tmp_path: Path) -> None:
+    spec = AgentTaskSpec(agent="claude", prompt="p", output_schema=Strategy)
+    config = AutofixConfig(validation=ValidationSettings(report_dir=str(tmp_path)))
+    policy = AgentTask(spec, config=config, trace=TraceContext(trace_id="t"))._policy()
+    assert (policy.strategy, policy.constrained) == ("feedback", False)
+    assert config.validation.strategy == "auto"
+    resolved = AttemptPolicy().resolved(samples=True)
+    assert (resolved.strategy, resolved.constrained, resolved.schema_optional) == (
+        "adaptive",
+        True,
+        True,
+    )
+
+
 def test_strategy_from_config_and_unknown_names() -> None:
     policy = AttemptPolicy.from_settings(ValidationSettings(strategy="feedback+resample"))
     assert policy.strategy == "feedback+resample"
@@ -363,6 +427,15 @@ def test_schema_shapes_for_llama_cpp() -> None:
     assert chat["response_format"] == {"type": "json_object", "schema": schema}
     unconstrained = ClientRequest.from_json({"base_url": "http://x/v1", "json_schema": schema})
     assert "response_format" not in unconstrained.body()
+    completion = ClientRequest.from_json(
+        {
+            "base_url": "http://x/v1",
+            "json_schema": schema,
+            "constrained": True,
+            "mode": "completions",
+        }
+    ).body()
+    assert "response_format" not in completion and "root ::=" in completion["grammar"]
     with pytest.raises(ValueError, match="constrained_as must be"):
         ClientRequest.from_json({"base_url": "http://x/v1", "constrained_as": "regex"})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from pydantic import BaseModel, Field
 
@@ -19,9 +20,12 @@ from autofix.validation import (
 )
 from autofix.validation.strategies import (
     DEFAULT_ADAPTIVE_TABLE,
+    arm,
+    arm_parts,
     completion_hybrid,
     error_note,
     last_paragraph,
+    observations_from_interactions,
 )
 
 PROMPT = "Strategies as JSON.\n\nIdea: a\nJSON: {}\n\nIdea: b\nJSON:"
@@ -149,3 +153,48 @@ def test_error_note_ranks_and_handles_truncation() -> None:
     assert note.index("name") < note.index("period")  # required before range
     assert "keep the answer short" in error_note((), Status.TRUNCATED)
     assert completion_hybrid("single line prompt:", outcome).endswith("single line prompt:")
+
+
+def test_arm_names_round_trip() -> None:
+    assert arm("resample", True) == "constrained" and arm("constrained", False) == "constrained"
+    assert arm("feedback+resample", True) == "feedback+resample+constrained"
+    for name in ("constrained", "resample", "feedback+resample+constrained", "history"):
+        assert arm(*arm_parts(name)) == name
+
+
+def test_adaptive_with_a_schema_starts_constrained_then_learns_when_to_drop_it() -> None:
+    policy = AttemptPolicy(strategy="adaptive", constrained=True)
+    seen, _ = run(policy, [BAD, GOOD])
+    assert seen[0].constrained and seen[1].constrained
+    assert (seen[1].strategy, seen[1].seed_offset) == ("constrained", 1)
+    stats = RecoveryStats()
+    for ok in [True] * 6 + [False] * 4:
+        stats.add("range_violation", "resample", ok)
+    for ok in [True] * 2 + [False] * 8:
+        stats.add("range_violation", "constrained", ok)
+    seen, _ = run(replace(policy, advisor=AdaptiveAdvisor(stats=stats)), [BAD, GOOD])
+    assert seen[0].constrained and not seen[1].constrained and seen[1].strategy == "resample"
+
+
+def test_audit_records_count_under_their_arm() -> None:
+    store = MemoryStore()
+    for index, (strategy, constrained) in enumerate(
+        [("resample", True), ("resample", False), ("feedback+resample", True)]
+    ):
+        context = {"strategy": strategy, "constrained": constrained, "retry_for": "semantic_error"}
+        envelope = Envelope(trace_id=f"run-{index}", operation="op", context=context)
+        result = ParseResult(success=True, status=Status.COMPLETED, attempt=2)
+        store.append(interaction_from_parse_result(envelope, result, attempt_number=2))
+    table = observations_from_interactions(store.iter_all()).table()
+    assert table == {
+        "semantic_error": {
+            "constrained": (1, 1),
+            "feedback+resample+constrained": (1, 1),
+            "resample": (1, 1),
+        }
+    }
+
+
+def test_unresolved_auto_retries_as_feedback() -> None:
+    seen, ok = run(AttemptPolicy(), [BAD, BAD, GOOD])
+    assert not ok and len(seen) == 2 and seen[1].strategy == "feedback"

@@ -49,11 +49,13 @@ class ValidationSettings(_Section):
     # How much of the invalid output is quoted back in feedback.
     max_output_chars: int = Field(default=4000, ge=200, le=200_000)
     strict_repairs: bool = False  # True: a repair that may change meaning makes the output invalid
-    # Retry strategy (autofix.validation.strategies): feedback | resample | feedback+resample |
-    # history | constrained | adaptive. constrained=True also sends the schema with any strategy.
+    # Retry strategy (autofix.validation.strategies): auto | feedback | resample |
+    # feedback+resample | history | constrained | adaptive. constrained=True also sends the
+    # schema with any strategy. auto: adaptive + constrained where the agent takes a seed and a
+    # schema (agent="openai"), feedback for the CLI agents.
     strategy: Literal[
-        "feedback", "resample", "feedback+resample", "history", "constrained", "adaptive"
-    ] = "feedback"
+        "auto", "feedback", "resample", "feedback+resample", "history", "constrained", "adaptive"
+    ] = "auto"
     constrained: bool = False
 
 

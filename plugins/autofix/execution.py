@@ -84,19 +84,27 @@ class AgentTaskSpec:
 
 
 def apply_strategy_options(
-    policy: AttemptPolicy, agent_options: Mapping[str, Any], recorder: AuditRecorder | None
+    policy: AttemptPolicy,
+    agent_options: Mapping[str, Any],
+    recorder: AuditRecorder | None,
+    samples: bool = False,
 ) -> AttemptPolicy:
     """Per-task strategy overrides from ``agent_options`` (``retry_strategy``, ``constrained``),
-    completion-style feedback for ``mode: completions``, and the adaptive advisor's audit history."""
+    ``auto`` resolved for the agent (``samples``: it takes a seed and a schema), completion-style
+    feedback for ``mode: completions``, and the adaptive advisor's audit history."""
     strategy = agent_options.get("retry_strategy")
     changes: dict[str, Any] = {}
     if isinstance(strategy, str):
         changes["strategy"] = check_strategy(strategy)
+    policy = replace(policy, **changes).resolved(samples)
+    changes = {}
     if isinstance(agent_options.get("constrained"), bool):
+        # Asked for explicitly: an endpoint that rejects the schema is an error, not a hint.
         changes["constrained"] = agent_options["constrained"]
+        changes["schema_optional"] = False
     if agent_options.get("mode") == "completions":
         changes["feedback_style"] = "completion"
-    if changes.get("strategy", policy.strategy) == ADAPTIVE and recorder is not None:
+    if policy.strategy == ADAPTIVE and recorder is not None:
         changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
     return replace(policy, **changes) if changes else policy
 
@@ -408,7 +416,7 @@ class AgentTask:
                 retry_enabled=self.spec.retry_enabled,
             )
             self._base_policy = apply_strategy_options(
-                policy, self.spec.agent_options, self.recorder
+                policy, self.spec.agent_options, self.recorder, samples=self.format.samples
             )
         return self._base_policy
 
@@ -417,7 +425,7 @@ class AgentTask:
 
     def _strategy_options(self, request: AttemptRequest) -> dict[str, Any]:
         """What the retry strategy adds to this attempt's agent options, and its audit facts."""
-        self._attempt_context = {"strategy": request.strategy}
+        self._attempt_context = {"strategy": request.strategy, "constrained": request.constrained}
         if request.retry_for is not None:
             self._attempt_context["retry_for"] = request.retry_for
         options: dict[str, Any] = {}
@@ -426,8 +434,10 @@ class AgentTask:
             options["seed"] = seed + request.seed_offset * SEED_STRIDE
         if request.messages is not None:
             options["messages"] = [dict(message) for message in request.messages]
-        if request.constrained:
-            options["constrained"] = True
+        # Always set: the strategy's choice overrides a ``constrained`` in agent_options.
+        options["constrained"] = request.constrained
+        if request.constrained and self._policy().schema_optional:
+            options["schema_optional"] = True
         return options
 
     def run(self) -> ParseResult:

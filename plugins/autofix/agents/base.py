@@ -140,6 +140,8 @@ class AgentFormat(ABC):
     name: ClassVar[str]
     supports_resume: ClassVar[bool] = False
     has_event_stream: ClassVar[bool] = True  # False for "plain": stdout is ordinary output
+    # Takes a seed and an output schema per call: the "auto" retry strategy resamples with them.
+    samples: ClassVar[bool] = False
 
     @abstractmethod
     def command(

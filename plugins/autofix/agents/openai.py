@@ -9,8 +9,9 @@ through the same runner, parser, validation and audit path as the CLI agents. Se
     temperature, seed, max_tokens, stop, timeout_s, max_retries, extra_body
     api_key_env  the env var holding the key (default OPENAI_API_KEY); the operator fills it from
                  an Airflow Connection when ``conn_id`` is given
-    constrained  send the output schema: ``constrained_as`` "json_schema" (OpenAI, vLLM; default),
-                 "json_object" (llama-cpp-python chat) or "grammar" (llama.cpp GBNF, completions)
+    constrained  send the output schema: ``constrained_as`` "json_schema" (OpenAI, vLLM; the
+                 default in chat mode), "json_object" (llama-cpp-python chat) or "grammar"
+                 (llama.cpp GBNF; the default in completions mode)
 
 Per attempt, the retry strategy may add ``seed`` (resample), ``messages`` (history) and
 ``constrained``; see ``autofix.validation.strategies``.
@@ -55,6 +56,7 @@ _CLIENT_KEYS = (
     "extra_body",
     "constrained",
     "constrained_as",
+    "schema_optional",
     "messages",
 )
 
@@ -180,6 +182,7 @@ class OpenAIFormat(AgentFormat):
     """
 
     name: ClassVar[str] = "openai"
+    samples: ClassVar[bool] = True
 
     def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
         payload = client_request(request)

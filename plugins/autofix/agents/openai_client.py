@@ -25,7 +25,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal, TextIO
 
@@ -58,8 +58,12 @@ class ClientRequest:
     json_schema: dict[str, Any] | None = None  # sent as response_format when ``constrained``
     constrained: bool = False
     # How the schema travels: "json_schema" (OpenAI, vLLM), "json_object" (llama-cpp-python's
-    # chat endpoint: type json_object + schema) or "grammar" (llama.cpp GBNF, completions mode).
-    constrained_as: ConstrainedAs = "json_schema"
+    # chat endpoint: type json_object + schema) or "grammar" (llama.cpp GBNF). None: json_schema
+    # for chat, grammar for completions (completions endpoints have no response_format).
+    constrained_as: ConstrainedAs | None = None
+    # The schema is a hint (the "auto" retry strategy): an endpoint that rejects it (HTTP 400), or
+    # a grammar that cannot be built, means the call goes out again without it.
+    schema_optional: bool = False
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_retries: int = DEFAULT_MAX_RETRIES
     api_key_env: str = DEFAULT_API_KEY_ENV
@@ -76,7 +80,7 @@ class ClientRequest:
         request = cls(**{key: data[key] for key in data if key in known})
         if request.mode not in ("chat", "completions"):
             raise ValueError(f"mode must be 'chat' or 'completions', got {request.mode!r}")
-        if request.constrained_as not in ("json_schema", "json_object", "grammar"):
+        if request.constrained_as not in (None, "json_schema", "json_object", "grammar"):
             raise ValueError(
                 "constrained_as must be 'json_schema', 'json_object' or 'grammar', "
                 f"got {request.constrained_as!r}"
@@ -87,6 +91,16 @@ class ClientRequest:
     def url(self) -> str:
         path = "chat/completions" if self.mode == "chat" else "completions"
         return self.base_url.rstrip("/") + "/" + path
+
+    @property
+    def schema_channel(self) -> ConstrainedAs:
+        if self.constrained_as is not None:
+            return self.constrained_as
+        return "json_schema" if self.mode == "chat" else "grammar"
+
+    @property
+    def sends_schema(self) -> bool:
+        return self.constrained and self.json_schema is not None
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {}
@@ -100,11 +114,12 @@ class ClientRequest:
             value = getattr(self, key)
             if value is not None:
                 body[key] = value
-        if self.constrained and self.json_schema is not None:
-            if self.constrained_as == "grammar":
+        if self.sends_schema:
+            assert self.json_schema is not None
+            if self.schema_channel == "grammar":
                 body["grammar"] = schema_grammar(self.json_schema)
             else:
-                body["response_format"] = response_format(self.json_schema, self.constrained_as)
+                body["response_format"] = response_format(self.json_schema, self.schema_channel)
         body.update(self.extra_body)
         return body
 
@@ -135,7 +150,10 @@ def schema_grammar(schema: Mapping[str, Any]) -> str:
             "constrained_as='grammar' converts the schema with llama-cpp-python; install the "
             "[local-llm] extra or use constrained_as='json_schema' / 'json_object'"
         ) from exc
-    return str(json_schema_to_gbnf(json.dumps(dict(schema))))
+    try:
+        return str(json_schema_to_gbnf(json.dumps(dict(schema))))
+    except Exception as exc:  # the converter raises bare errors on schemas it does not support
+        raise ValueError(f"cannot turn the schema into a grammar: {exc}") from exc
 
 
 # ---------------------------------------------------------------------------- errors
@@ -224,7 +242,7 @@ def _answer(request: ClientRequest, data: Mapping[str, Any], latency_ms: float) 
         "model": data.get("model") or request.model,
         "id": data.get("id"),
         "latency_ms": round(latency_ms, 1),
-        "constrained": bool(request.constrained and request.json_schema is not None),
+        "constrained": request.sends_schema,
     }
 
 
@@ -236,7 +254,39 @@ def call(
     client: httpx.Client | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> dict[str, Any]:
-    """Send the request, retrying transient failures; emit every event; return the last one."""
+    """Send the request, retrying transient failures; emit every event; return the last one.
+
+    With ``schema_optional``, a schema the endpoint rejects (HTTP 400) or that cannot be turned
+    into a grammar is dropped and the request goes out once more without it (a ``note`` event).
+    """
+    last = _send(request, emit, environ=environ, client=client, sleep=sleep)
+    rejected = last.get("event") == "error" and (
+        last.get("status") == 400 or last.get("stage") == "body"
+    )
+    if request.sends_schema and request.schema_optional and rejected:
+        emit(
+            {
+                "event": "note",
+                "message": f"the schema was not usable ({last.get('message')}); "
+                "sending the request without it",
+            }
+        )
+        plain = replace(request, constrained=False)
+        last = _send(plain, emit, environ=environ, client=client, sleep=sleep)
+    if last.get("event") == "error":
+        emit(last)
+    return last
+
+
+def _send(
+    request: ClientRequest,
+    emit: Emit,
+    *,
+    environ: Mapping[str, str] | None,
+    client: httpx.Client | None,
+    sleep: Callable[[float], None],
+) -> dict[str, Any]:
+    """One request with its transient retries; the final error is returned, not emitted."""
     env = os.environ if environ is None else environ
     headers = {"Content-Type": "application/json"}
     key = env.get(request.api_key_env, "")
@@ -245,16 +295,15 @@ def call(
     try:
         body = request.body()
     except ValueError as exc:
-        last: dict[str, Any] = {
+        return {
             "event": "error",
             "kind": "invalid_request",
+            "stage": "body",
             "message": f"bad request: {exc}",
         }
-        emit(last)
-        return last
     owned = client is None
     http = client or httpx.Client(timeout=httpx.Timeout(request.timeout_s, connect=10.0))
-    last = {}
+    last: dict[str, Any] = {}
     try:
         for attempt in range(1, request.max_retries + 2):
             emit({"event": "request", "url": request.url, "mode": request.mode, "try": attempt})
@@ -303,7 +352,6 @@ def call(
                         "url": request.url,
                         "message": f"{request.url} answered {response.status_code} without a JSON body",
                     }
-                    emit(last)
                     return last
                 kind = kind_for_status(response.status_code)
                 wait = retry_after_seconds(response.headers.get("retry-after"))
@@ -334,7 +382,6 @@ def call(
             sleep(wait)
         if last.get("kind") in TRANSIENT_KINDS:
             last["tries"] = request.max_retries + 1 if attempt > request.max_retries else attempt
-        emit(last)
         return last
     finally:
         if owned:

@@ -35,6 +35,8 @@ from autofix.validation.feedback import (
 )
 from autofix.validation.reply import LLMReply, coerce_reply
 from autofix.validation.strategies import (
+    ADAPTIVE,
+    AUTO,
     CONSTRAINED,
     FEEDBACK,
     HISTORY,
@@ -43,11 +45,14 @@ from autofix.validation.strategies import (
     RESAMPLING,
     AdaptiveAdvisor,
     FeedbackStyle,
+    arm,
+    arm_parts,
     check_strategy,
     completion_feedback,
     completion_history_turn,
     completion_hybrid,
     primary_category,
+    resolve_auto,
 )
 from autofix.validation.validator import OutputValidator, ValidationOutcome
 
@@ -342,9 +347,11 @@ class AttemptPolicy:
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
     escalation: Escalation | None = None
     report_dir: str | Path | None = None
-    # Retry strategy (autofix.validation.strategies); "feedback" keeps the behaviour above.
-    strategy: str = FEEDBACK
-    constrained: bool = False  # the schema goes to the endpoint on every attempt
+    # Retry strategy (autofix.validation.strategies). "auto" until ``resolved`` for an agent;
+    # unresolved it retries as "feedback", the behaviour above.
+    strategy: str = AUTO
+    constrained: bool = False  # the schema goes to the endpoint (adaptive: on attempt 1)
+    schema_optional: bool = False  # set by "auto": an endpoint that rejects the schema gets none
     feedback_style: FeedbackStyle = "instructions"  # "completion" for base models
     advisor: AdaptiveAdvisor | None = None  # the adaptive strategy's rates; None = default table
 
@@ -433,7 +440,11 @@ class AttemptPolicy:
                 message=f"the escalation attempt {count} failed too",
             )
         # A resampling strategy draws afresh, so the same errors twice do not mean it is stuck.
-        if repeated and self.abort_on_identical_errors and self.strategy in (FEEDBACK, HISTORY):
+        if (
+            repeated
+            and self.abort_on_identical_errors
+            and self.strategy in (FEEDBACK, HISTORY, AUTO)
+        ):
             same = ", ".join(sorted(f"{p} ({c})" for p, c in last.error_keys))
             if self.escalation is not None and self.retry_enabled:
                 return Decision(
@@ -494,13 +505,27 @@ class AttemptPolicy:
             payload_format=payload_format,
         )
 
-    def choose_strategy(self, last: HistoryItem) -> tuple[str, str]:
-        """(the concrete strategy for the next attempt, the category it retries)."""
-        outcome = _outcome(last)
-        category = primary_category(outcome)
-        if self.strategy != "adaptive":
-            return self.strategy, category
-        return (self.advisor or AdaptiveAdvisor()).choose(category), category
+    def resolved(self, samples: bool) -> AttemptPolicy:
+        """``auto`` made concrete for an agent; ``samples``: it takes a seed and a schema."""
+        if self.strategy != AUTO:
+            return self
+        strategy, constrained = resolve_auto(samples)
+        return replace(
+            self, strategy=strategy, constrained=constrained, schema_optional=constrained
+        )
+
+    def choose_retry(self, last: HistoryItem) -> tuple[str, bool, str]:
+        """(the strategy for the next attempt, whether it sends the schema, the category it
+        retries). Unresolved ``auto`` retries as ``feedback``."""
+        category = primary_category(_outcome(last))
+        if self.strategy != ADAPTIVE:
+            strategy = FEEDBACK if self.strategy == AUTO else self.strategy
+            return strategy, self.sends_schema(strategy), category
+        advisor = self.advisor or AdaptiveAdvisor()
+        if self.constrained:
+            advisor = advisor.for_schema()
+        strategy, schema = arm_parts(advisor.choose(category))
+        return strategy, schema, category
 
     def sends_schema(self, strategy: str) -> bool:
         return self.constrained or strategy == CONSTRAINED
@@ -736,7 +761,7 @@ class AttemptLoop:
         mode: FeedbackMode = "resumed" if resumed else "full"
         attempt = len(history) + 1
         payload_format = "YAML" if self.validator.payload_format == "yaml" else "JSON"
-        strategy, category = self.policy.choose_strategy(history[-1])
+        strategy, schema, category = self.policy.choose_retry(history[-1])
         messages: list[dict[str, str]] | None = None
         if escalation is not None or (
             strategy == FEEDBACK and self.policy.feedback_style == "instructions"
@@ -761,8 +786,10 @@ class AttemptLoop:
                 payload_format=payload_format,
                 decision=decision,
             )
-        if self.policy.strategy != FEEDBACK:
-            log.info("%sattempt %d: strategy %s for %s", label, attempt, strategy, category)
+        if self.policy.strategy not in (FEEDBACK, AUTO):
+            log.info(
+                "%sattempt %d: strategy %s for %s", label, attempt, arm(strategy, schema), category
+            )
         return AttemptRequest(
             attempt=attempt,
             max_attempts=max(self.policy.allowed_attempts, attempt),
@@ -774,7 +801,7 @@ class AttemptLoop:
             strategy=strategy,
             seed_offset=attempt - 1 if strategy in RESAMPLING else 0,
             messages=tuple(messages) if messages is not None else None,
-            constrained=self.policy.sends_schema(strategy),
+            constrained=schema,
             retry_for=category,
         )
 

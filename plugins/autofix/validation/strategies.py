@@ -8,7 +8,11 @@
                        attempt, with a new seed on retries; ``constrained=True`` adds the schema
                        to any other strategy
     adaptive           per error category, the strategy with the best recovery rate observed in
-                       the audit store (``AdaptiveAdvisor``), a fixed table without history
+                       the audit store (``AdaptiveAdvisor``), a fixed table without history;
+                       with ``constrained=True`` attempt 1 sends the schema and each retry also
+                       chooses whether to (an "arm": strategy x schema)
+    auto               the default: ``adaptive`` + ``constrained`` for agents that take a seed and
+                       a schema (``agent="openai"``), ``feedback`` for the CLI agents
 
 Why the hybrid leaves the old answer out: a small model shown its own wrong answer tends to copy
 it (the retry issue measured naive feedback *below* blind resampling on Gemma 3 270M), while a
@@ -40,9 +44,10 @@ HYBRID = "feedback+resample"
 HISTORY = "history"
 CONSTRAINED = "constrained"
 ADAPTIVE = "adaptive"
+AUTO = "auto"
 
 FIXED_STRATEGIES: tuple[str, ...] = (FEEDBACK, RESAMPLE, HYBRID, HISTORY, CONSTRAINED)
-STRATEGIES: tuple[str, ...] = (*FIXED_STRATEGIES, ADAPTIVE)
+STRATEGIES: tuple[str, ...] = (*FIXED_STRATEGIES, ADAPTIVE, AUTO)
 RESAMPLING: frozenset[str] = frozenset({RESAMPLE, HYBRID, CONSTRAINED})
 
 FeedbackStyle = Literal["instructions", "completion"]
@@ -58,6 +63,13 @@ DEFAULT_ADAPTIVE_TABLE: dict[str, str] = {
     ErrorCategory.RANGE_VIOLATION.value: HYBRID,
     ErrorCategory.SEMANTIC_ERROR.value: HYBRID,
 }
+# With a schema-capable endpoint: the grammar enforces structure, types, patterns and lengths, so
+# those retries keep it; a semantic rule it cannot express gets the error note as well.
+SCHEMA_ADAPTIVE_TABLE: dict[str, str] = {
+    **{category: CONSTRAINED for category in DEFAULT_ADAPTIVE_TABLE},
+    ErrorCategory.SEMANTIC_ERROR.value: f"{HYBRID}+{CONSTRAINED}",
+}
+SCHEMA_CANDIDATES: tuple[str, ...] = (CONSTRAINED, f"{HYBRID}+{CONSTRAINED}", RESAMPLE, HYBRID)
 SEED_STRIDE = 7919  # attempt n of a resampling strategy uses seed + (n - 1) * SEED_STRIDE
 
 
@@ -65,6 +77,28 @@ def check_strategy(name: str) -> str:
     if name not in STRATEGIES:
         raise ValueError(f"unknown retry strategy {name!r}; valid: {', '.join(STRATEGIES)}")
     return name
+
+
+def resolve_auto(samples: bool) -> tuple[str, bool]:
+    """What ``auto`` means for an agent: (strategy, constrained). ``samples``: the agent takes a
+    seed and a schema per call (docs/benchmarks.md, "Local LLM end to end", for why)."""
+    return (ADAPTIVE, True) if samples else (FEEDBACK, False)
+
+
+def arm(strategy: str, schema: bool) -> str:
+    """The name a (strategy, schema sent?) pair is counted under: resample + schema is
+    ``constrained``, any other strategy with the schema gets a ``+constrained`` suffix."""
+    if not schema or strategy == CONSTRAINED:
+        return strategy
+    return CONSTRAINED if strategy == RESAMPLE else f"{strategy}+{CONSTRAINED}"
+
+
+def arm_parts(name: str) -> tuple[str, bool]:
+    """(strategy, schema sent?) for an arm name; the inverse of ``arm``."""
+    suffix = f"+{CONSTRAINED}"
+    if name.endswith(suffix):
+        return name[: -len(suffix)], True
+    return name, name == CONSTRAINED
 
 
 def primary_category(outcome: ValidationOutcome) -> str:
@@ -107,7 +141,8 @@ def observations_from_interactions(
     interactions: Iterable[Any], operation: str | None = None
 ) -> RecoveryStats:
     """Recovery stats from audit Interactions: every retry records, in its envelope context,
-    the strategy it used (``strategy``) and the category it retried (``retry_for``)."""
+    the strategy it used (``strategy``), whether the schema went with it (``constrained``) and
+    the category it retried (``retry_for``)."""
     stats = RecoveryStats()
     for interaction in interactions:
         if operation is not None and interaction.operation != operation:
@@ -122,7 +157,8 @@ def observations_from_interactions(
             continue
         if strategy not in FIXED_STRATEGIES:
             continue
-        stats.add(category, strategy, bool(interaction.result.validation_passed))
+        name = arm(strategy, context.get("constrained") is True)
+        stats.add(category, name, bool(interaction.result.validation_passed))
     return stats
 
 
@@ -131,8 +167,8 @@ class AdaptiveAdvisor:
     """Picks the retry strategy for a category from observed recovery rates.
 
     A strategy needs ``min_trials`` observations for the category before its rate counts;
-    until then the fixed ``default_table`` decides. ``candidates`` limits the choice (e.g.
-    leave ``constrained`` out for an endpoint without ``response_format``).
+    until then the fixed ``default_table`` decides. ``candidates`` limits the choice; they are
+    arm names (``arm``), so ``for_schema`` also chooses whether a retry sends the schema.
     """
 
     stats: RecoveryStats = field(default_factory=RecoveryStats)
@@ -149,6 +185,15 @@ class AdaptiveAdvisor:
             log.warning("adaptive retry policy: audit store not readable (%s); using defaults", exc)
             stats = RecoveryStats()
         return cls(stats=stats, **kwargs)
+
+    def for_schema(self) -> AdaptiveAdvisor:
+        """The same observations, choosing among arms with and without the schema."""
+        return AdaptiveAdvisor(
+            stats=self.stats,
+            min_trials=self.min_trials,
+            default_table=dict(SCHEMA_ADAPTIVE_TABLE),
+            candidates=SCHEMA_CANDIDATES,
+        )
 
     def choose(self, category: str) -> str:
         scored = [
