@@ -261,3 +261,31 @@ with DAG("op_group_fail", schedule=None, start_date=pendulum.datetime(2025, 1, 1
     report = json.loads(reports[0].read_text())
     assert [a["attempt"] for a in report["attempts"]] == [1, 2]
     assert report["attempts"][0]["errors"][0]["path"] == "frameworks"
+
+
+def test_retry_with_feedback_group_follows_the_retry_strategy(
+    dag_header: str, tmp_path: Path
+) -> None:
+    stubborn = scenario(
+        tmp_path,
+        "stubborn",
+        'format: claude\nsteps:\n  - text: "{\\"test_command\\": \\"pytest\\", \\"frameworks\\": []}"\n',
+    )
+    outcome = run_dag(
+        "op_group_resample",
+        dag_header
+        + f"""
+with DAG("op_group_resample", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    retry_with_feedback("discover", agent="sim", prompt="How are tests run?",
+                        output_schema=TestConfig, max_attempts=3, retry_strategy="resample",
+                        agent_options={{**SIM, "scenario": {stubborn!r}}})
+""",
+    )
+    states = outcome.task_states
+    # A resampler is not stopped by identical errors: all three attempts run.
+    assert states["discover.attempt_3"] == "success"
+    assert states["discover.failed"] == "failed" and outcome.state == "failed"
+    records = list(JsonlStore(tmp_path / "audit.jsonl").iter_all())
+    assert [r.envelope.instructions for r in records] == ["How are tests run?"] * 3
+    assert [r.envelope.context.get("strategy") for r in records[1:]] == ["resample"] * 2
+    assert records[1].envelope.context["retry_for"] == "range_violation"

@@ -510,7 +510,8 @@ class AgentTask:
         """One attempt of a ``retry_with_feedback`` group: attempt ``len(history) + 1``.
 
         The previous attempts come from XCom; the same AttemptPolicy as the in-task loop
-        builds the feedback, so both ways in behave alike.
+        builds the next request (feedback or the configured retry strategy), so both ways in
+        behave alike.
         """
         if self.spec.output_schema is None:
             raise ValueError("a retry_with_feedback attempt needs output_schema")
@@ -520,20 +521,28 @@ class AgentTask:
             policy = replace(policy, max_attempts=max_attempts)
         validator = self._validator(schema)
         attempt = len(history) + 1
-        prompt, resume = self.spec.prompt, self.spec.resume_session_id
         if history:
-            last = history[-1]
-            resumed = self.format.supports_resume and last.session_id is not None
-            prompt = policy.feedback(
+            request = policy.next_request(
+                self.spec.prompt,
                 history,
-                original_prompt=self.spec.prompt,
-                mode="resumed" if resumed else "full",
+                policy.decide(history),
+                resume="with_session_id" if self.format.supports_resume else "never",
                 model=schema,
                 payload_format="YAML" if validator.payload_format == "yaml" else "JSON",
             )
-            resume = last.session_id if resumed else None
+            resume = request.resume_session_id
             self._validation_event(EventName.RETRY_STARTED, attempt)
-        result = self.call_once(prompt, attempt=attempt, resume_session_id=resume, schema=schema)
+        else:
+            request = policy.first_request(self.spec.prompt)
+            resume = self.spec.resume_session_id
+        result = self.call_once(
+            request.prompt,
+            attempt=attempt,
+            resume_session_id=resume,
+            schema=schema,
+            extra_options=self._strategy_options(request),
+            escalation=request.escalation,
+        )
         result = result.model_copy(update={"attempt": attempt, "attempts": attempt})
         if not _answerable(result):
             self._record(result)

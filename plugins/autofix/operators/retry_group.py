@@ -105,15 +105,20 @@ def retry_with_feedback(
 ) -> TaskGroup:
     """Build the TaskGroup; use it like a task (``upstream >> group >> downstream``).
 
-    ``operator_kwargs`` go to every attempt's AIWrapperOperator (cwd, env, timeout, ...).
-    Downstream tasks read the valid ParseResult from ``<group_id>.succeeded``.
+    ``operator_kwargs`` go to every attempt's AIWrapperOperator (cwd, env, timeout,
+    ``retry_strategy``, ...). Each attempt sends what the retry strategy says (feedback by
+    default for CLI agents; see ``autofix.validation.strategies``). Downstream tasks read the
+    valid ParseResult from ``<group_id>.succeeded``.
     """
-    from autofix.validation import AttemptPolicy
-
     if max_attempts < 1:
         raise ValueError(f"max_attempts must be >= 1, got {max_attempts}")
     operation = operation or group_id
-    attempt_policy = policy or AttemptPolicy(max_attempts=max_attempts)
+    attempt_policy = policy or _check_policy(
+        agent,
+        max_attempts,
+        operator_kwargs.get("retry_strategy"),
+        operator_kwargs.get("config_path"),
+    )
     with TaskGroup(group_id) as group:
         attempt_ids = [
             group.child_id(f"attempt_{n}")  # type: ignore[no-untyped-call]
@@ -160,3 +165,16 @@ def retry_with_feedback(
             attempt >> check >> [succeeded, failed]
             previous_check = check
     return group
+
+
+def _check_policy(
+    agent: str, max_attempts: int, retry_strategy: str | None, config_path: str | None
+) -> AttemptPolicy:
+    """The policy the checks decide with: the attempts' own (config, strategy, agent), so a
+    resampling strategy is not stopped on identical errors."""
+    from autofix.agents import get_format
+    from autofix.validation import AttemptPolicy
+
+    return AttemptPolicy.from_config(
+        config_path, max_attempts=max_attempts, strategy=retry_strategy
+    ).resolved(get_format(agent).samples)

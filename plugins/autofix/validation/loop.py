@@ -530,6 +530,80 @@ class AttemptPolicy:
     def sends_schema(self, strategy: str) -> bool:
         return self.constrained or strategy == CONSTRAINED
 
+    def first_request(self, prompt: str) -> AttemptRequest:
+        return AttemptRequest(
+            1,
+            self.allowed_attempts,
+            prompt,
+            prompt,
+            "initial",
+            strategy=self.strategy,
+            constrained=self.sends_schema(self.strategy),
+        )
+
+    def next_request(
+        self,
+        prompt: str,
+        history: Sequence[HistoryItem],
+        decision: Decision,
+        *,
+        resume: ResumeMode = "never",
+        model: type[BaseModel] | None = None,
+        payload_format: str = "JSON",
+    ) -> AttemptRequest:
+        """What attempt ``len(history) + 1`` sends after a failed one: the strategy's prompt (or
+        messages), seed offset and schema flag; the escalation context on an ESCALATE decision.
+        Both retry paths use it (the in-task loop and the ``retry_with_feedback`` group)."""
+        escalation = self.escalation if decision.action is Action.ESCALATE else None
+        records = [item for item in history if isinstance(item, AttemptRecord)]
+        extra = escalation.context(records) if escalation is not None else None
+        session_id = getattr(history[-1], "session_id", None)
+        switching = escalation is not None and escalation.switches_agent
+        resumed = not switching and (
+            resume == "always" or (resume == "with_session_id" and session_id is not None)
+        )
+        mode: FeedbackMode = "resumed" if resumed else "full"
+        attempt = len(history) + 1
+        strategy, schema, category = self.choose_retry(history[-1])
+        messages: list[dict[str, str]] | None = None
+        if escalation is not None or (
+            strategy == FEEDBACK and self.feedback_style == "instructions"
+        ):
+            text = self.feedback(
+                history,
+                original_prompt=prompt,
+                mode=mode,
+                model=model,
+                payload_format=payload_format,
+                extra_context=extra,
+                decision=decision,
+            )
+        else:
+            # Other strategies start a fresh call: the prompt (or messages) carries everything.
+            mode, resumed = "full", False
+            text, messages = self.strategy_prompt(
+                strategy,
+                history,
+                original_prompt=prompt,
+                model=model,
+                payload_format=payload_format,
+                decision=decision,
+            )
+        return AttemptRequest(
+            attempt=attempt,
+            max_attempts=max(self.allowed_attempts, attempt),
+            prompt=text,
+            original_prompt=prompt,
+            mode=mode,
+            resume_session_id=session_id if resumed else None,
+            escalation=escalation,
+            strategy=strategy,
+            seed_offset=attempt - 1 if strategy in RESAMPLING else 0,
+            messages=tuple(messages) if messages is not None else None,
+            constrained=schema,
+            retry_for=category,
+        )
+
     def strategy_prompt(
         self,
         strategy: str,
@@ -690,15 +764,7 @@ class AttemptLoop:
     def run(self, prompt: str, call: AgentCall) -> ValidationRun[BaseModel]:
         run_id = self.run_id or datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         history: list[AttemptRecord] = []
-        request = AttemptRequest(
-            1,
-            self.policy.allowed_attempts,
-            prompt,
-            prompt,
-            "initial",
-            strategy=self.policy.strategy,
-            constrained=self.policy.sends_schema(self.policy.strategy),
-        )
+        request = self.policy.first_request(prompt)
         label = f"[{self.operation}] " if self.operation else ""
         while True:
             started = time.monotonic()
@@ -750,60 +816,25 @@ class AttemptLoop:
         self, prompt: str, history: list[AttemptRecord], decision: Decision, label: str
     ) -> AttemptRequest:
         escalation = self.policy.escalation if decision.action is Action.ESCALATE else None
-        extra = escalation.context(history) if escalation is not None else None
         if escalation is not None:
             log.warning("%s%s", label, decision.message)
-        session_id = history[-1].session_id
-        switching = escalation is not None and escalation.switches_agent
-        resumed = not switching and (
-            self.resume == "always" or (self.resume == "with_session_id" and session_id is not None)
+        request = self.policy.next_request(
+            prompt,
+            history,
+            decision,
+            resume=self.resume,
+            model=self.validator.model,
+            payload_format="YAML" if self.validator.payload_format == "yaml" else "JSON",
         )
-        mode: FeedbackMode = "resumed" if resumed else "full"
-        attempt = len(history) + 1
-        payload_format = "YAML" if self.validator.payload_format == "yaml" else "JSON"
-        strategy, schema, category = self.policy.choose_retry(history[-1])
-        messages: list[dict[str, str]] | None = None
-        if escalation is not None or (
-            strategy == FEEDBACK and self.policy.feedback_style == "instructions"
-        ):
-            text = self.policy.feedback(
-                history,
-                original_prompt=prompt,
-                mode=mode,
-                model=self.validator.model,
-                payload_format=payload_format,
-                extra_context=extra,
-                decision=decision,
-            )
-        else:
-            # Other strategies start a fresh call: the prompt (or messages) carries everything.
-            mode, resumed = "full", False
-            text, messages = self.policy.strategy_prompt(
-                strategy,
-                history,
-                original_prompt=prompt,
-                model=self.validator.model,
-                payload_format=payload_format,
-                decision=decision,
-            )
         if self.policy.strategy not in (FEEDBACK, AUTO):
             log.info(
-                "%sattempt %d: strategy %s for %s", label, attempt, arm(strategy, schema), category
+                "%sattempt %d: strategy %s for %s",
+                label,
+                request.attempt,
+                arm(request.strategy, request.constrained),
+                request.retry_for,
             )
-        return AttemptRequest(
-            attempt=attempt,
-            max_attempts=max(self.policy.allowed_attempts, attempt),
-            prompt=text,
-            original_prompt=prompt,
-            mode=mode,
-            resume_session_id=session_id if resumed else None,
-            escalation=escalation,
-            strategy=strategy,
-            seed_offset=attempt - 1 if strategy in RESAMPLING else 0,
-            messages=tuple(messages) if messages is not None else None,
-            constrained=schema,
-            retry_for=category,
-        )
+        return request
 
     def _stop(
         self, prompt: str, history: list[AttemptRecord], decision: Decision, run_id: str, label: str
