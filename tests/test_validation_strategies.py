@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -17,6 +19,7 @@ from autofix.validation import (
     AttemptRequest,
     OutputValidator,
     RecoveryStats,
+    generate_and_validate,
 )
 from autofix.validation.strategies import (
     DEFAULT_ADAPTIVE_TABLE,
@@ -198,3 +201,26 @@ def test_audit_records_count_under_their_arm() -> None:
 def test_unresolved_auto_retries_as_feedback() -> None:
     seen, ok = run(AttemptPolicy(), [BAD, BAD, GOOD])
     assert not ok and len(seen) == 2 and seen[1].strategy == "feedback"
+
+
+def test_generate_and_validate_resolves_auto_from_the_callable(tmp_path: Path) -> None:
+    calls: list[dict[str, Any]] = []
+    answers = [BAD, GOOD]
+
+    def sampler(messages: Any, seed_offset: int = 0, constrained: bool = False) -> str:
+        calls.append({"seed_offset": seed_offset, "constrained": constrained})
+        return answers[len(calls) - 1]
+
+    run_ = generate_and_validate(PROMPT, Item, sampler, report_dir=str(tmp_path))
+    assert run_.ok and calls == [
+        {"seed_offset": 0, "constrained": True},
+        {"seed_offset": 1, "constrained": True},
+    ]
+    prompts: list[str] = []
+
+    def plain(messages: Any) -> str:
+        prompts.append(messages[-1]["content"])
+        return answers[len(prompts) - 1]
+
+    assert generate_and_validate(PROMPT, Item, plain, report_dir=str(tmp_path)).ok
+    assert "## Original requirements" in prompts[1]  # auto = feedback without seed or schema

@@ -100,9 +100,11 @@ def generate_and_validate(
     ``AUTOFIX__VALIDATION__*`` env) or built-in defaults (3 attempts), overridden by any
     keyword given here. Returns a ValidationRun whose ``value`` is the validated model.
 
-    ``strategy`` (feedback | resample | feedback+resample | history | constrained | adaptive):
-    what a retry sends. An llm that accepts ``seed_offset=`` / ``constrained=`` keywords gets
-    them (a resampling strategy's fresh draw; send the schema as ``response_format``).
+    ``strategy`` (auto | feedback | resample | feedback+resample | history | constrained |
+    adaptive): what a retry sends. An llm that accepts ``seed_offset=`` / ``constrained=``
+    keywords gets them (a resampling strategy's fresh draw; send the schema as
+    ``response_format``). ``auto`` is ``adaptive`` with the schema when the llm takes both,
+    ``feedback`` otherwise.
 
     Raises ValidationRefusedError (status ``refused``, 1 call) or ValidationExhaustedError
     (attempts ran out, or identical errors twice in a row); both carry every attempt's
@@ -123,6 +125,11 @@ def generate_and_validate(
         feedback_style=feedback_style,
         advisor=advisor,
     )
+    strategy_kwargs = [
+        name for name in ("seed_offset", "constrained") if _accepts_model_kwarg(llm, name)
+    ]
+    # "auto": an llm that takes both keywords can resample and be constrained.
+    policy = policy.resolved(samples=len(strategy_kwargs) == 2)
     esc = policy.escalation
     if (
         esc is not None
@@ -146,10 +153,6 @@ def generate_and_validate(
         strict_repairs=base.strict_repairs if strict_repairs is None else strict_repairs,
         allow_empty=allow_empty,
     )
-
-    strategy_kwargs = [
-        name for name in ("seed_offset", "constrained") if _accepts_model_kwarg(llm, name)
-    ]
 
     def call(request: AttemptRequest) -> object:
         messages = messages_for(request, system)
