@@ -224,3 +224,14 @@ def test_generate_and_validate_resolves_auto_from_the_callable(tmp_path: Path) -
 
     assert generate_and_validate(PROMPT, Item, plain, report_dir=str(tmp_path)).ok
     assert "## Original requirements" in prompts[1]  # auto = feedback without seed or schema
+
+
+def test_adaptive_measures_its_prior_before_overruling_it() -> None:
+    stats = RecoveryStats()
+    for ok in [True] * 5 + [False] * 5:
+        stats.add("range_violation", "resample", ok)
+    advisor = AdaptiveAdvisor(stats=stats).for_schema()
+    assert advisor.choose("range_violation") == "constrained"  # the table's arm, 0 trials so far
+    for ok in [True] + [False] * 4:
+        stats.add("range_violation", "constrained", ok)
+    assert advisor.choose("range_violation") == "resample"  # measured, and worse

@@ -196,16 +196,20 @@ class AdaptiveAdvisor:
         )
 
     def choose(self, category: str) -> str:
+        """The table's choice until it has ``min_trials`` observations (the prior is measured
+        before it is overruled), then the best measured rate among the candidates."""
+        fallback = self.default_table.get(category)
+        if fallback not in self.candidates:
+            fallback = self.candidates[0]
+        if self.stats.rate(category, fallback)[1] < self.min_trials:
+            return fallback
         scored = [
             (rate, strategy)
             for strategy in self.candidates
             for rate, n in [self.stats.rate(category, strategy)]
             if n >= self.min_trials
         ]
-        if scored:
-            return max(scored)[1]
-        fallback = self.default_table.get(category, HYBRID)
-        return fallback if fallback in self.candidates else self.candidates[0]
+        return max(scored)[1]
 
 
 # ---------------------------------------------------------------------------- rendering
