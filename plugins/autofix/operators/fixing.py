@@ -42,7 +42,7 @@ from autofix.fixing import (
     verify_hooks,
     write_summary,
 )
-from autofix.operators.results import FAILED_RESULT_KEY, coerce_result
+from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config
 from autofix.result import ParseResult
 
@@ -57,12 +57,6 @@ def sibling_id(task_id: str, name: str) -> str:
     """The id of task ``name`` in the same task group as ``task_id``."""
     group, _, _ = task_id.rpartition(".")
     return f"{group}.{name}" if group else name
-
-
-def pull_here(context: Context, task_id: str, key: str = "return_value") -> Any:
-    """A sibling's XCom at this task's own map index (Airflow 3 would return all indexes)."""
-    ti = context["ti"]
-    return ti.xcom_pull(task_ids=task_id, key=key, map_indexes=ti.map_index)
 
 
 def pull_prepared(context: Context, task_id: str) -> Prepared:

@@ -37,12 +37,25 @@ def coerce_result(value: Any, task_id: str = "") -> ParseResult | None:
     )
 
 
+def pull_here(context: Context, task_id: str, key: str = "return_value") -> Any:
+    """``task_id``'s XCom as this task sees it: inside a mapped task group, the sibling's value
+    at this task's own map index (Airflow 3 would return every index's as a list); an unmapped
+    upstream's single value otherwise."""
+    ti = context["ti"]
+    map_index = getattr(ti, "map_index", -1)
+    if map_index is None or map_index < 0:
+        return ti.xcom_pull(task_ids=task_id, key=key)
+    value = ti.xcom_pull(task_ids=task_id, key=key, map_indexes=map_index)
+    if value is None:  # an unmapped upstream of a mapped task
+        value = ti.xcom_pull(task_ids=task_id, key=key, map_indexes=-1)
+    return value
+
+
 def pull_result(context: Context, task_id: str) -> ParseResult | None:
     """The upstream task's ParseResult: its return value, or the one kept when it failed."""
-    ti = context["ti"]
-    value = ti.xcom_pull(task_ids=task_id)
+    value = pull_here(context, task_id)
     if value is None:
-        value = ti.xcom_pull(task_ids=task_id, key=FAILED_RESULT_KEY)
+        value = pull_here(context, task_id, key=FAILED_RESULT_KEY)
     return coerce_result(value, task_id)
 
 
