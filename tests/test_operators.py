@@ -46,6 +46,15 @@ def scenario(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
+def stubborn_scenario(tmp_path: Path) -> str:
+    """An agent that answers with the same invalid TestConfig (empty frameworks) every time."""
+    return scenario(
+        tmp_path,
+        "stubborn",
+        'format: claude\nsteps:\n  - text: "{\\"test_command\\": \\"pytest\\", \\"frameworks\\": []}"\n',
+    )
+
+
 def test_noise_only_succeeds_and_result_round_trips(
     dag_header: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -235,11 +244,7 @@ with DAG("op_group", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as
 def test_retry_with_feedback_group_fails_with_every_attempt(
     dag_header: str, tmp_path: Path
 ) -> None:
-    stubborn = scenario(
-        tmp_path,
-        "stubborn",
-        'format: claude\nsteps:\n  - text: "{\\"test_command\\": \\"pytest\\", \\"frameworks\\": []}"\n',
-    )
+    stubborn = stubborn_scenario(tmp_path)
     outcome = run_dag(
         "op_group_fail",
         dag_header
@@ -266,11 +271,7 @@ with DAG("op_group_fail", schedule=None, start_date=pendulum.datetime(2025, 1, 1
 def test_retry_with_feedback_group_follows_the_retry_strategy(
     dag_header: str, tmp_path: Path
 ) -> None:
-    stubborn = scenario(
-        tmp_path,
-        "stubborn",
-        'format: claude\nsteps:\n  - text: "{\\"test_command\\": \\"pytest\\", \\"frameworks\\": []}"\n',
-    )
+    stubborn = stubborn_scenario(tmp_path)
     outcome = run_dag(
         "op_group_resample",
         dag_header
