@@ -5,7 +5,8 @@ local model, ``AGENT=local make demo``.
     airflow dags test local_llm_discover --conf '{"project_path": "examples/sample_project"}'
 
 Gemma 3 270M is a base model at temperature 1.0: invalid answers are common, so the task log shows
-real retries chosen by the retry strategy (``params.strategy``, default adaptive).
+real retries chosen by the retry strategy (``AUTOFIX_LOCAL_STRATEGY``; default ``auto``: the schema
+as a grammar on attempt 1, then per error category what has recovered best).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ with DAG(
         prompt="{{ discover_tests_prompt(params.project_path) }}",
         output_schema="autofix.fixing:TestConfig",
         max_attempts=3,
-        retry_strategy=os.environ.get("AUTOFIX_LOCAL_STRATEGY", "adaptive"),
+        retry_strategy=os.environ.get("AUTOFIX_LOCAL_STRATEGY", "auto"),
         agent_options={
             "base_url": BASE_URL,
             "mode": "completions",

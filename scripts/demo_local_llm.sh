@@ -35,7 +35,7 @@ trap cleanup EXIT
     tail -20 "$DEMO/airflow-db-migrate.log"; exit 1; }
 
 CONF=$(printf '{"project_path": "%s"}' "$ROOT/examples/sample_project")
-echo "==> airflow dags test local_llm_discover --conf '$CONF'  (strategy: ${AUTOFIX_LOCAL_STRATEGY:-adaptive})"
+echo "==> airflow dags test local_llm_discover --conf '$CONF'  (strategy: ${AUTOFIX_LOCAL_STRATEGY:-auto})"
 echo "    (full log: $LOG)"
 HIGHLIGHTS='\[DAG TEST\] (starting|end task)|autofix verdict|\] attempt [0-9]+/[0-9]+|strategy [a-z+]+ for|giving up|tokens in|Marking run'
 set +e

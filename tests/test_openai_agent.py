@@ -451,7 +451,7 @@ def test_local_llm_discover_dag_parses_and_keeps_the_newline_stop() -> None:
     dag = next(value for value in vars(module).values() if type(value).__name__ == "DAG")
     task = dag.task_dict["discover_tests"]
     assert task.agent == "openai" and task.agent_options["mode"] == "completions"
-    assert task.agent_options["retry_strategy"] == "adaptive"
+    assert task.agent_options["retry_strategy"] == "auto"
     assert dag.jinja_environment_kwargs == {"keep_trailing_newline": True}
     rendered = dag.get_template_env().from_string("\n").render()
     assert rendered == "\n"  # the stop sequence survives templating
