@@ -31,6 +31,8 @@ from typing import Any, Literal, TextIO
 
 import httpx
 
+from autofix.agents.grammar import schema_grammar
+
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_RETRIES = 2
@@ -138,22 +140,6 @@ def response_format(schema: Mapping[str, Any], kind: str = "json_schema") -> dic
         "type": "json_schema",
         "json_schema": {"name": str(schema.get("title") or "output"), "schema": dict(schema)},
     }
-
-
-def schema_grammar(schema: Mapping[str, Any]) -> str:
-    """The schema as a llama.cpp GBNF grammar (for completions endpoints, which have no
-    response_format). Uses llama-cpp-python's converter: needs the ``[local-llm]`` extra."""
-    try:
-        from llama_cpp.llama_grammar import json_schema_to_gbnf
-    except ImportError as exc:
-        raise ValueError(
-            "constrained_as='grammar' converts the schema with llama-cpp-python; install the "
-            "[local-llm] extra or use constrained_as='json_schema' / 'json_object'"
-        ) from exc
-    try:
-        return str(json_schema_to_gbnf(json.dumps(dict(schema))))
-    except Exception as exc:  # the converter raises bare errors on schemas it does not support
-        raise ValueError(f"cannot turn the schema into a grammar: {exc}") from exc
 
 
 # ---------------------------------------------------------------------------- errors

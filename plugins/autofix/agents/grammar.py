@@ -1,0 +1,161 @@
+"""A JSON schema as a llama.cpp GBNF grammar, numeric bounds included.
+
+llama-cpp-python's converter (``llama_cpp.llama_grammar``) drops ``minimum``/``maximum``, so a
+grammar-constrained small model still writes ``"threshold": -100`` for a field bounded to 0..100;
+on Gemma 3 270M that was most of what constrained decoding left invalid (docs/benchmarks.md).
+This module keeps the converter for everything else and adds rules for bounded numbers:
+
+- integers: exact digit-range alternations for ``[minimum, maximum]`` (inclusive or exclusive);
+- numbers with integer bounds: an integral part in range plus a fraction, the upper bound itself
+  only with a zero fraction, no exponent;
+- other bounds (fractional limits): the sign only (no ``-`` when the minimum is >= 0).
+
+Needs the ``[local-llm]`` extra (llama-cpp-python) for the converter.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+MAX_DIGITS = 15  # as the converter's own integral-part rule
+_FRACTION = '("." [0-9]+)?'
+_ZERO_FRACTION = '("." "0"+)?'
+
+
+def _same_length(lo: str, hi: str) -> list[str]:
+    """GBNF sequences matching every decimal string of len(lo) between lo and hi (lo <= hi)."""
+    if len(lo) == 1:
+        return [f"[{lo}-{hi}]" if lo != hi else f'"{lo}"']
+    if lo[0] == hi[0]:
+        return [f'"{lo[0]}" {rest}' for rest in _same_length(lo[1:], hi[1:])]
+    tail = len(lo) - 1
+    parts = [f'"{lo[0]}" {rest}' for rest in _same_length(lo[1:], "9" * tail)]
+    low_digit, high_digit = int(lo[0]) + 1, int(hi[0]) - 1
+    if low_digit <= high_digit:
+        head = f'"{low_digit}"' if low_digit == high_digit else f"[{low_digit}-{high_digit}]"
+        parts.append(" ".join([head] + ["[0-9]"] * tail))
+    parts.extend(f'"{hi[0]}" {rest}' for rest in _same_length("0" * tail, hi[1:]))
+    return parts
+
+
+def natural_range(lo: int, hi: int | None) -> str:
+    """A GBNF expression for the integers lo..hi (hi None: unbounded), 0 <= lo, no leading zeros."""
+    if lo < 0 or (hi is not None and hi < lo):
+        raise ValueError(f"bad range {lo}..{hi}")
+    parts: list[str] = []
+    length = len(str(lo))
+    top = hi if hi is not None else 10**MAX_DIGITS - 1
+    while length <= len(str(top)):
+        start = max(lo, 10 ** (length - 1) if length > 1 else 0)
+        end = min(top, 10**length - 1)
+        if hi is None and end == 10**length - 1 and start == 10 ** (length - 1) and length > 1:
+            # Every longer number too: one rule instead of a rule per length.
+            parts.append(f"[1-9] [0-9]{{{length - 1},{MAX_DIGITS - 1}}}")
+            break
+        if start <= end:
+            parts.extend(_same_length(str(start), str(end)))
+        length += 1
+    return "(" + " | ".join(f"({p})" for p in parts) + ")"
+
+
+def integer_rule(lo: int | None, hi: int | None) -> str:
+    """GBNF for integers with inclusive bounds (None: open)."""
+    if lo is not None and hi is not None and lo > hi:
+        raise ValueError(f"no integer lies in {lo}..{hi}")
+    options: list[str] = []
+    if hi is None or hi >= 0:
+        options.append(natural_range(max(lo or 0, 0), hi))
+    if lo is None or lo < 0:
+        # v = -u with u in [max(1, -hi), -lo]
+        smallest = 1 if hi is None or hi >= 0 else -hi
+        options.append(f'"-" {natural_range(smallest, None if lo is None else -lo)}')
+    return " | ".join(f"({o})" for o in options)
+
+
+def _decimal_magnitude(lo: int, hi: int | None) -> str:
+    """Non-negative decimals u with lo <= u <= hi (integers; hi None: open)."""
+    if hi is None:
+        return f"{natural_range(lo, None)} {_FRACTION}"
+    options = []
+    if lo <= hi - 1:
+        options.append(f"{natural_range(lo, hi - 1)} {_FRACTION}")
+    options.append(f'"{hi}" {_ZERO_FRACTION}')
+    return " | ".join(f"({o})" for o in options)
+
+
+def number_rule(lo: int | None, hi: int | None) -> str:
+    """GBNF for decimals in [lo, hi] with integer (or open) bounds; no exponent."""
+    if lo is not None and hi is not None and lo > hi:
+        raise ValueError(f"no number lies in {lo}..{hi}")
+    options: list[str] = []
+    if hi is None or hi >= 0:
+        options.append(_decimal_magnitude(max(lo or 0, 0), hi))
+    if lo is None or lo < 0:
+        smallest = 0 if hi is None or hi >= 0 else -hi
+        options.append(f'"-" ({_decimal_magnitude(smallest, None if lo is None else -lo)})')
+    return " | ".join(f"({o})" for o in options)
+
+
+def numeric_bounds_rule(schema: Mapping[str, Any]) -> str | None:
+    """A GBNF rule (without the trailing ``space``) for a bounded integer/number schema, or None
+    when the schema has no bounds the converter would drop."""
+    kind = schema.get("type")
+    keys = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+    if kind not in ("integer", "number") or not any(k in schema for k in keys):
+        return None
+    lows = [float(schema["minimum"])] if "minimum" in schema else []
+    highs = [float(schema["maximum"])] if "maximum" in schema else []
+    if kind == "integer":
+        if "exclusiveMinimum" in schema:
+            lows.append(math.floor(float(schema["exclusiveMinimum"])) + 1)
+        if "exclusiveMaximum" in schema:
+            highs.append(math.ceil(float(schema["exclusiveMaximum"])) - 1)
+        lo = math.ceil(max(lows)) if lows else None
+        hi = math.floor(min(highs)) if highs else None
+        return integer_rule(lo, hi)
+    exclusive = "exclusiveMinimum" in schema or "exclusiveMaximum" in schema
+    whole = all(float(v).is_integer() for v in lows + highs)
+    if exclusive or not whole:
+        floor = max([*lows, float(schema.get("exclusiveMinimum", -math.inf))], default=None)
+        if floor is not None and floor >= 0:
+            return f"{natural_range(0, None)} {_FRACTION}"  # the sign only
+        return None
+    return number_rule(
+        int(max(lows)) if lows else None,
+        int(min(highs)) if highs else None,
+    )
+
+
+def schema_grammar(schema: Mapping[str, Any]) -> str:
+    """The schema as a llama.cpp GBNF grammar (for completions endpoints, which have no
+    response_format), with numeric bounds. Raises ValueError when it cannot be built."""
+    try:
+        from llama_cpp import llama_grammar
+    except ImportError as exc:
+        raise ValueError(
+            "constrained_as='grammar' converts the schema with llama-cpp-python; install the "
+            "[local-llm] extra or use constrained_as='json_schema' / 'json_object'"
+        ) from exc
+
+    base: Any = llama_grammar.SchemaConverter  # untyped third-party class
+
+    class BoundedConverter(base):  # type: ignore[misc]
+        def visit(self, node: dict[str, Any], name: str) -> str:
+            rule = numeric_bounds_rule(node) if isinstance(node, dict) else None
+            if rule is None:
+                return str(super().visit(node, name))
+            rule_name = name + "-" if name in llama_grammar.RESERVED_NAMES else name or "root"
+            return str(self._add_rule(rule_name, f"({rule}) space"))
+
+    try:
+        converter: Any = BoundedConverter(
+            prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False
+        )
+        resolved = converter.resolve_refs(json.loads(json.dumps(dict(schema))), "stdin")
+        converter.visit(resolved, "")
+        return str(converter.format_grammar())
+    except Exception as exc:  # the converter raises bare errors on schemas it does not support
+        raise ValueError(f"cannot turn the schema into a grammar: {exc}") from exc
