@@ -10,8 +10,9 @@ only in what their retries send. The loop is autofix's own (AttemptLoop + Attemp
 client is the one ``agent="openai"`` runs, called in process here so 2 cores spend their time on
 the model rather than on starting interpreters.
 
-``adaptive`` learns from the audit records the fixed strategies wrote (strategy and retried error
-category per retry), leave-one-out: an item's own records are excluded when it runs.
+``adaptive`` and ``auto`` learn online from their own audit records of earlier items (strategy,
+schema and retried error category per retry), as they would in production; with no history they
+use the built-in table.
 """
 
 from __future__ import annotations
@@ -484,11 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         started_server = True
     base_url = args.base_url or server.base_url
     strategies = [s for s in args.strategies.split(",") if s]
-    # adaptive learns from the others' audit records, so it runs last.
-    learners = (ADAPTIVE, AUTO)
-    strategies = [s for s in strategies if s not in learners] + [
-        s for s in strategies if s in learners
-    ]
+    learners = (ADAPTIVE, AUTO)  # they read their own earlier audit records
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     all_results: list[RunResult] = []
@@ -506,8 +503,9 @@ def main(argv: list[str] | None = None) -> int:
                 for strategy in strategies:
                     advisor = None
                     if strategy in learners:
-                        # Online: earlier items' audit records only, never this item's own.
-                        past = [i for i in store.iter_all() if not i.trace_id.endswith(f"-{index}")]
+                        # Online, as in production: its own earlier items' audit records only.
+                        own = f"{task.name}-{strategy}-"
+                        past = [i for i in store.iter_all() if i.trace_id.startswith(own)]
                         advisor = AdaptiveAdvisor(
                             stats=observations_from_interactions(past, task.name)
                         )
