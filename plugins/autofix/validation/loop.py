@@ -815,8 +815,7 @@ class AttemptLoop:
     def _next_request(
         self, prompt: str, history: list[AttemptRecord], decision: Decision, label: str
     ) -> AttemptRequest:
-        escalation = self.policy.escalation if decision.action is Action.ESCALATE else None
-        if escalation is not None:
+        if decision.action is Action.ESCALATE and self.policy.escalation is not None:
             log.warning("%s%s", label, decision.message)
         request = self.policy.next_request(
             prompt,
