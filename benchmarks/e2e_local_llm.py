@@ -462,6 +462,50 @@ def table(summary: dict[str, dict[str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+def mcnemar_p(wins: int, losses: int) -> float:
+    """Exact two-sided McNemar test on the discordant pairs (binomial, p = 1/2)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def paired_table(runs: Sequence[RunResult], policy: str = AUTO) -> str:
+    """``policy`` against every other strategy on the same items (same seeds): items only it got
+    valid, items only the other got valid, and the exact McNemar p-value of the difference."""
+    lines = [
+        f"| task | {policy} vs | only {policy} valid | only the other valid | McNemar p |",
+        "|---|---|---|---|---|",
+    ]
+    outcome = {(r.task, r.strategy, r.index): r.ok for r in runs}
+    tasks = list(dict.fromkeys(r.task for r in runs))
+    for task in tasks:
+        others = list(dict.fromkeys(r.strategy for r in runs if r.task == task))
+        items = sorted({r.index for r in runs if r.task == task and r.strategy == policy})
+        for other in others:
+            if other == policy:
+                continue
+            pairs = [
+                (outcome[(task, policy, i)], outcome[(task, other, i)])
+                for i in items
+                if (task, other, i) in outcome
+            ]
+            wins = sum(mine and not theirs for mine, theirs in pairs)
+            losses = sum(theirs and not mine for mine, theirs in pairs)
+            lines.append(
+                f"| {task} | {other} | {wins} | {losses} | {mcnemar_p(wins, losses):.2g} |"
+            )
+    return "\n".join(lines)
+
+
+def report(path: Path) -> str:
+    """Both tables from a results file written by a run."""
+    data = json.loads(path.read_text())
+    runs = [RunResult(**r) for r in data["runs"]]
+    return table(data["summary"]) + "\n\n" + paired_table(runs)
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -473,7 +517,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", default=None, help="default: the make llm-up server")
     parser.add_argument("--start-server", action="store_true", help="start (and stop) the server")
     parser.add_argument("--out", default="logs/e2e_local_llm.json")
+    parser.add_argument("--report", metavar="JSON", help="print the tables of an earlier run")
     args = parser.parse_args(argv)
+    if args.report:
+        print(report(Path(args.report)))
+        return 0
 
     server = LocalServer.from_env()
     started_server = False
@@ -545,8 +593,8 @@ def main(argv: list[str] | None = None) -> int:
         if started_server:
             server.stop()
     print()
-    print(table(summary))
-    out.with_suffix(".md").write_text(table(summary) + "\n")
+    print(report(out))
+    out.with_suffix(".md").write_text(report(out) + "\n")
     return 0
 
 
