@@ -499,11 +499,21 @@ def paired_table(runs: Sequence[RunResult], policy: str = AUTO) -> str:
     return "\n".join(lines)
 
 
-def report(path: Path) -> str:
-    """Both tables from a results file written by a run."""
-    data = json.loads(path.read_text())
-    runs = [RunResult(**r) for r in data["runs"]]
-    return table(data["summary"]) + "\n\n" + paired_table(runs)
+def report(*paths: Path) -> str:
+    """Both tables from results files of earlier runs; a later file's (task, strategy) rows
+    replace an earlier one's (e.g. one policy rerun after a change)."""
+    rows: dict[tuple[str, str], list[RunResult]] = {}
+    for path in paths:
+        fresh: dict[tuple[str, str], list[RunResult]] = {}
+        for raw in json.loads(path.read_text())["runs"]:
+            run = RunResult(**raw)
+            fresh.setdefault((run.task, run.strategy), []).append(run)
+        rows.update(fresh)
+    summary: dict[str, dict[str, dict[str, Any]]] = {}
+    for (task, strategy), runs in rows.items():
+        summary.setdefault(task, {})[strategy] = summarise(runs)
+    every = [run for runs in rows.values() for run in runs]
+    return table(summary) + "\n\n" + paired_table(every)
 
 
 # ---------------------------------------------------------------------------- main
@@ -517,10 +527,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", default=None, help="default: the make llm-up server")
     parser.add_argument("--start-server", action="store_true", help="start (and stop) the server")
     parser.add_argument("--out", default="logs/e2e_local_llm.json")
-    parser.add_argument("--report", metavar="JSON", help="print the tables of an earlier run")
+    parser.add_argument(
+        "--report", metavar="JSON", nargs="+", help="print the tables of earlier runs and stop"
+    )
     args = parser.parse_args(argv)
     if args.report:
-        print(report(Path(args.report)))
+        print(report(*map(Path, args.report)))
         return 0
 
     server = LocalServer.from_env()
