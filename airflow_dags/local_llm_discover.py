@@ -48,7 +48,7 @@ with DAG(
             "base_url": BASE_URL,
             "mode": "completions",
             "temperature": 1.0,
-            "seed": int(os.environ.get("AUTOFIX_LOCAL_SEED", "11")),
+            "seed": int(os.environ.get("AUTOFIX_LOCAL_SEED", "10")),
             "max_tokens": 96,
             "stop": ["\n"],
         },
