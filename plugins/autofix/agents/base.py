@@ -11,6 +11,9 @@ from pydantic import BaseModel, Field
 
 from autofix.result import TokenUsage
 
+# Long prompts go on stdin: one argv string is capped at 128 KiB on Linux (MAX_ARG_STRLEN).
+MAX_PROMPT_ARG_CHARS = 100_000
+
 
 class RunStatus(StrEnum):
     COMPLETED = "completed"

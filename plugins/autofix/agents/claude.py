@@ -34,6 +34,7 @@ from autofix.agents._common import (
     status_for_kind,
 )
 from autofix.agents.base import (
+    MAX_PROMPT_ARG_CHARS,
     AgentFormat,
     AgentOutcome,
     AgentRequest,
@@ -45,9 +46,6 @@ from autofix.agents.base import (
     normalise_finish_reason,
 )
 from autofix.result import TokenUsage
-
-# Long prompts go on stdin: one argv string is capped at 128 KiB on Linux (MAX_ARG_STRLEN).
-MAX_PROMPT_ARG_CHARS = 100_000
 
 _ERROR_SUBTYPES: dict[str, tuple[FailureKind, FinishReason]] = {
     "error_max_turns": (FailureKind.MAX_TURNS, FinishReason.MAX_TURNS),

@@ -28,6 +28,7 @@ from autofix.agents._common import (
     status_for_kind,
 )
 from autofix.agents.base import (
+    MAX_PROMPT_ARG_CHARS,
     AgentFormat,
     AgentOutcome,
     AgentRequest,
@@ -39,8 +40,6 @@ from autofix.agents.base import (
     normalise_finish_reason,
 )
 from autofix.result import TokenUsage
-
-MAX_PROMPT_ARG_CHARS = 100_000
 
 
 def _parse_json_text(text: str | None) -> Any:

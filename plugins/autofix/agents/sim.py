@@ -18,10 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from autofix.agents.base import AgentFormat, AgentRequest, EventParser, Invocation
+from autofix.agents.base import (
+    MAX_PROMPT_ARG_CHARS,
+    AgentFormat,
+    AgentRequest,
+    EventParser,
+    Invocation,
+)
 
 SCENARIO_ENV = "AUTOFIX_SIM_SCENARIO"
-MAX_PROMPT_ARG_CHARS = 100_000
 
 # Output format of the scenario → the real format whose parser reads it.
 PARSER_FOR_OUTPUT: dict[str, str] = {
