@@ -31,6 +31,7 @@ from autofix.agents._common import (
     clean_error,
     kind_from_status,
     no_terminal_failure,
+    output_format_option,
     status_for_kind,
 )
 from autofix.agents.base import (
@@ -229,11 +230,7 @@ class ClaudeFormat(AgentFormat):
     def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
         argv = list(base_command or self.default_command)
         options = request.options
-        output_format = str(options.get("output_format") or "stream-json")
-        if output_format not in ("stream-json", "json"):
-            raise ValueError(
-                f"claude output_format must be 'stream-json' or 'json', got {output_format!r}"
-            )
+        output_format = output_format_option("claude", options, ("stream-json", "json"))
         stdin: str | None = None
         # commander reads a prompt starting with "-" as a flag; huge prompts overflow argv.
         if request.prompt.startswith("-") or len(request.prompt) > MAX_PROMPT_ARG_CHARS:

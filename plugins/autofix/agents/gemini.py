@@ -26,6 +26,7 @@ from autofix.agents._common import (
     classify_error_text,
     json_docs,
     no_terminal_failure,
+    output_format_option,
     status_for_kind,
 )
 from autofix.agents.base import (
@@ -282,11 +283,7 @@ class GeminiFormat(AgentFormat):
     def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
         argv = list(base_command or self.default_command)
         options = request.options
-        output_format = str(options.get("output_format") or "json")
-        if output_format not in ("json", "stream-json"):
-            raise ValueError(
-                f"gemini output_format must be 'json' or 'stream-json', got {output_format!r}"
-            )
+        output_format = output_format_option("gemini", options, ("json", "stream-json"))
         # "--prompt=VALUE" keeps a prompt that starts with "-" from being read as a flag.
         argv.append(f"--prompt={request.prompt}" if request.prompt.startswith("-") else "-p")
         if not request.prompt.startswith("-"):

@@ -909,6 +909,17 @@ def wrapper_events(ctx: Context, run_id: str) -> tuple[list[dict[str, Any]], lis
         )
     failure = step.failure
     after: list[dict[str, Any]] = []
+
+    def shutdown() -> dict[str, Any]:
+        return event(
+            "auto_shutdown",
+            reason="exit_on_complete",
+            run_id=run_id,
+            version=1,
+            outcome="shutdown",
+            tags=[],
+        )
+
     if failure in ("usage_limit", "rate_limit"):
         notice = step.message or (
             "Claude AI usage limit reached"
@@ -928,16 +939,7 @@ def wrapper_events(ctx: Context, run_id: str) -> tuple[list[dict[str, Any]], lis
                 message=notice,
             )
         )
-        after.append(
-            event(
-                "auto_shutdown",
-                reason="exit_on_complete",
-                run_id=run_id,
-                version=1,
-                outcome="shutdown",
-                tags=[],
-            )
-        )
+        after.append(shutdown())
     elif failure in (None, "refusal", "max_tokens"):
         run.append(stream(payload))
         run.append(
@@ -945,16 +947,7 @@ def wrapper_events(ctx: Context, run_id: str) -> tuple[list[dict[str, Any]], lis
                 "run_completed", run_id=run_id, version=1, outcome="completed", reason="ok", tags=[]
             )
         )
-        after.append(
-            event(
-                "auto_shutdown",
-                reason="exit_on_complete",
-                run_id=run_id,
-                version=1,
-                outcome="shutdown",
-                tags=[],
-            )
-        )
+        after.append(shutdown())
     else:
         run.append(stream(payload))
         run.append(
