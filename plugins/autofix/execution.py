@@ -93,11 +93,10 @@ def apply_strategy_options(
     ``auto`` resolved for the agent (``samples``: it takes a seed and a schema), completion-style
     feedback for ``mode: completions``, and the adaptive advisor's audit history."""
     strategy = agent_options.get("retry_strategy")
-    changes: dict[str, Any] = {}
     if isinstance(strategy, str):
-        changes["strategy"] = check_strategy(strategy)
-    policy = replace(policy, **changes).resolved(samples)
-    changes = {}
+        policy = replace(policy, strategy=check_strategy(strategy))
+    policy = policy.resolved(samples)
+    changes: dict[str, Any] = {}
     if isinstance(agent_options.get("constrained"), bool):
         # Asked for explicitly: an endpoint that rejects the schema is an error, not a hint.
         changes["constrained"] = agent_options["constrained"]
