@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 MAX_DIGITS = 15  # as the converter's own integral-part rule
@@ -61,18 +61,29 @@ def natural_range(lo: int, hi: int | None) -> str:
     return "(" + " | ".join(f"({p})" for p in parts) + ")"
 
 
-def integer_rule(lo: int | None, hi: int | None) -> str:
-    """GBNF for integers with inclusive bounds (None: open)."""
+def _signed(
+    lo: int | None,
+    hi: int | None,
+    magnitude: Callable[[int, int | None], str],
+    negative_floor: int,
+    what: str,
+) -> str:
+    """Values v in [lo, hi]: ``magnitude(a, b)`` for v >= 0, ``"-" magnitude`` of -v below 0
+    (``negative_floor``: the smallest magnitude written with a minus sign)."""
     if lo is not None and hi is not None and lo > hi:
-        raise ValueError(f"no integer lies in {lo}..{hi}")
+        raise ValueError(f"no {what} lies in {lo}..{hi}")
     options: list[str] = []
     if hi is None or hi >= 0:
-        options.append(natural_range(max(lo or 0, 0), hi))
+        options.append(magnitude(max(lo or 0, 0), hi))
     if lo is None or lo < 0:
-        # v = -u with u in [max(1, -hi), -lo]
-        smallest = 1 if hi is None or hi >= 0 else -hi
-        options.append(f'"-" {natural_range(smallest, None if lo is None else -lo)}')
+        smallest = negative_floor if hi is None or hi >= 0 else -hi
+        options.append(f'"-" ({magnitude(smallest, None if lo is None else -lo)})')
     return " | ".join(f"({o})" for o in options)
+
+
+def integer_rule(lo: int | None, hi: int | None) -> str:
+    """GBNF for integers with inclusive bounds (None: open); no "-0"."""
+    return _signed(lo, hi, natural_range, 1, "integer")
 
 
 def _decimal_magnitude(lo: int, hi: int | None) -> str:
@@ -88,15 +99,7 @@ def _decimal_magnitude(lo: int, hi: int | None) -> str:
 
 def number_rule(lo: int | None, hi: int | None) -> str:
     """GBNF for decimals in [lo, hi] with integer (or open) bounds; no exponent."""
-    if lo is not None and hi is not None and lo > hi:
-        raise ValueError(f"no number lies in {lo}..{hi}")
-    options: list[str] = []
-    if hi is None or hi >= 0:
-        options.append(_decimal_magnitude(max(lo or 0, 0), hi))
-    if lo is None or lo < 0:
-        smallest = 0 if hi is None or hi >= 0 else -hi
-        options.append(f'"-" ({_decimal_magnitude(smallest, None if lo is None else -lo)})')
-    return " | ".join(f"({o})" for o in options)
+    return _signed(lo, hi, _decimal_magnitude, 0, "number")
 
 
 def numeric_bounds_rule(schema: Mapping[str, Any]) -> str | None:
