@@ -46,10 +46,10 @@ clean:
 # The local OpenAI-compatible model server (llama.cpp + Gemma 3 270M from PyPI), loopback only.
 LLM_PORT ?= 8012
 llm-up: $(LLM_STAMP)
-	@AUTOFIX_LLM_PORT=$(LLM_PORT) $(BIN)/python -m autofix.local_llm up
+	@AUTOFIX_LLM_PORT=$(LLM_PORT) $(BIN)/python -m autofix.devtools.local_llm up
 
 llm-down:
-	@AUTOFIX_LLM_PORT=$(LLM_PORT) $(BIN)/python -m autofix.local_llm down
+	@AUTOFIX_LLM_PORT=$(LLM_PORT) $(BIN)/python -m autofix.devtools.local_llm down
 
 llm-status:
-	@AUTOFIX_LLM_PORT=$(LLM_PORT) $(BIN)/python -m autofix.local_llm status
+	@AUTOFIX_LLM_PORT=$(LLM_PORT) $(BIN)/python -m autofix.devtools.local_llm status

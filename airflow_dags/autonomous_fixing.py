@@ -7,7 +7,7 @@ commit at a time, until the checks pass or it stops making progress.
 
 Every agent call (configure_hooks, discover_tests, fix_k) is its own task with its own log.
 fix_k skips once the checks are clean, the circuit breaker tripped (2 iterations without a new
-commit or fewer errors) or ``max_iterations`` is reached. The logic lives in ``autofix.fixing``.
+commit or fewer errors) or ``max_iterations`` is reached. The logic lives in ``autofix.fixing.app``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from datetime import timedelta
 import pendulum
 from airflow.sdk import DAG, Param, task_group
 
-from autofix.checks import KNOWN_CHECKS
+from autofix.agents.registry import coding_agents
 from autofix.config import load_config
-from autofix.fixing import AGENTS, DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
+from autofix.fixing.app import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
+from autofix.fixing.checks import KNOWN_CHECKS
 from autofix.operators.fixing import (
     CheckOperator,
     ConfigureHooksOperator,
@@ -70,7 +71,7 @@ with DAG(
             '"agent": "codex"} that override any setting for that project.',
         ),
         "work_branch": Param(DEFAULT_WORK_BRANCH, type="string", minLength=1, title="Work branch"),
-        "agent": Param("sim", type="string", enum=list(AGENTS), title="Agent"),
+        "agent": Param("sim", type="string", enum=list(coding_agents()), title="Agent"),
         "model": Param(None, type=["null", "string"], title="Model (agent default if empty)"),
         "max_iterations": Param(
             min(5, UNROLLED), type="integer", minimum=1, maximum=UNROLLED, title="Max iterations"

@@ -16,7 +16,7 @@ import os
 import pendulum
 from airflow.sdk import DAG, Param
 
-from autofix.local_llm import MODEL_NAME, discover_tests_prompt
+from autofix.devtools.local_llm import MODEL_NAME, discover_tests_prompt
 from autofix.operators import AIWrapperOperator
 
 BASE_URL = os.environ.get("AUTOFIX_OPENAI_BASE_URL", "http://127.0.0.1:8012/v1")
@@ -41,7 +41,7 @@ with DAG(
         agent="openai",
         model=MODEL_NAME,
         prompt="{{ discover_tests_prompt(params.project_path) }}",
-        output_schema="autofix.fixing:TestConfig",
+        output_schema="autofix.fixing.app:TestConfig",
         max_attempts=3,
         retry_strategy=os.environ.get("AUTOFIX_LOCAL_STRATEGY", "auto"),
         agent_options={

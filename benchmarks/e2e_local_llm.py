@@ -30,10 +30,10 @@ from typing import Any, Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
-from autofix.agents.openai_client import ClientRequest, call
+from autofix.agents.openai.client import ClientRequest, call
 from autofix.audit import Envelope, MemoryStore
 from autofix.audit.envelope import interaction_from_parse_result
-from autofix.local_llm import MODEL_NAME, LocalServer
+from autofix.devtools.local_llm import MODEL_NAME, LocalServer
 from autofix.result import ParseResult, TokenUsage
 from autofix.validation import (
     AdaptiveAdvisor,

@@ -23,12 +23,12 @@ export AUTOFIX_OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1"
 
 mkdir -p "$DEMO" "$AIRFLOW_HOME"
 started_server=0
-if ! "$BIN/python" -m autofix.local_llm status >/dev/null 2>&1; then
+if ! "$BIN/python" -m autofix.devtools.local_llm status >/dev/null 2>&1; then
     echo "==> starting the local model server (make llm-up)"
-    "$BIN/python" -m autofix.local_llm up
+    "$BIN/python" -m autofix.devtools.local_llm up
     started_server=1
 fi
-cleanup() { if [ "$started_server" = 1 ]; then "$BIN/python" -m autofix.local_llm down; fi; }
+cleanup() { if [ "$started_server" = 1 ]; then "$BIN/python" -m autofix.devtools.local_llm down; fi; }
 trap cleanup EXIT
 
 "$BIN/airflow" db migrate >"$DEMO/airflow-db-migrate.log" 2>&1 || {

@@ -41,7 +41,7 @@ PASSWORD=$("$BIN/python" -c 'import json, sys; print(json.load(open(sys.argv[1])
 
 # A fresh scratch project on every start, so the first run has all 5 problems to fix.
 rm -rf "$PROJECT"
-"$BIN/python" -c 'import sys; from autofix.gitops import init_scratch_copy; init_scratch_copy(sys.argv[1], sys.argv[2], exclude=["FIXES.md"])' \
+"$BIN/python" -c 'import sys; from autofix.fixing.gitops import init_scratch_copy; init_scratch_copy(sys.argv[1], sys.argv[2], exclude=["FIXES.md"])' \
     "$ROOT/examples/sample_project" "$PROJECT"
 
 cat <<EOF

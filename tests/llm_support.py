@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from openai_support import free_port
 
-from autofix.local_llm import EXTRA_HINT, LocalLLMError, LocalServer, missing_packages
+from autofix.devtools.local_llm import EXTRA_HINT, LocalLLMError, LocalServer, missing_packages
 
 
 @pytest.fixture(scope="session")

@@ -10,15 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autofix.agents import (
-    FORMAT_NAMES,
-    AgentRequest,
-    FailureKind,
-    FinishReason,
-    RunStatus,
-    get_format,
-    parse_output,
-)
+from autofix.agents import FORMAT_NAMES, AgentRequest, get_format, parse_output
+from autofix.result import FailureKind, FinishReason, RunStatus
 
 
 def claude_result(**fields: Any) -> str:
@@ -55,7 +48,7 @@ def test_importing_agents_does_not_import_sim() -> None:
     import subprocess
     import sys
 
-    code = "import sys, autofix.agents; print('autofix.agents.sim' in sys.modules)"
+    code = "import sys, autofix.agents; print('autofix.sim.format' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

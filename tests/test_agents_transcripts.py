@@ -8,15 +8,9 @@ from typing import Any
 
 import pytest
 
-from autofix.agents import (
-    AgentRequest,
-    FailureKind,
-    FinishReason,
-    RunStatus,
-    get_format,
-    parse_output,
-)
+from autofix.agents import AgentRequest, get_format, parse_output
 from autofix.redact import redact
+from autofix.result import FailureKind, FinishReason, RunStatus
 
 # The CLI-specific failure kind in expected.json → our FailureKind and finish reason.
 NATIVE_KINDS: dict[str, tuple[FailureKind, FinishReason]] = {

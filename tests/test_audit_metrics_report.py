@@ -10,7 +10,6 @@ import pytest
 from audit_support import NOW, attempt, known_history
 
 from autofix.audit import JsonlStore, build_report, compute_metrics, render, to_prometheus
-from autofix.audit.commands import register
 from autofix.audit.metrics import (
     NullStats,
     _AirflowStats,
@@ -18,6 +17,7 @@ from autofix.audit.metrics import (
     emit_interaction,
     log_attempt,
 )
+from autofix.cli.audit import register
 
 
 def _samples(text: str) -> dict[str, float]:

@@ -32,7 +32,8 @@ from autofix.audit import (
     store_from_uri,
 )
 from autofix.audit.metrics import NullStats
-from autofix.config import AuditSettings, ConfigError
+from autofix.config import AuditSettings
+from autofix.errors import ConfigError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -390,7 +391,7 @@ def test_s3_gives_up_after_max_attempts(s3_client: Any) -> None:
 
 def test_core_imports_no_airflow() -> None:
     code = (
-        "import sys, autofix.audit, autofix.audit.commands, autofix.audit.recorder;"
+        "import sys, autofix.audit, autofix.cli.audit, autofix.audit.recorder;"
         "bad=[m for m in sys.modules if m == 'airflow' or m.startswith('airflow.')];"
         "assert not bad, bad"
     )

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from airflow_support import DagRunOutcome, run_dag_file
 
-from autofix import gitops
 from autofix.audit import JsonlStore
-from autofix.checks import error_count, run_checks
-from autofix.fixing import HOOKS_FILE
+from autofix.fixing import gitops
+from autofix.fixing.app import HOOKS_FILE
+from autofix.fixing.checks import error_count, run_checks
 from autofix.result import ParseResult, Status
 
 pytestmark = pytest.mark.airflow

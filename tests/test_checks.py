@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from autofix import checks
-from autofix.checks import (
+from autofix.fixing import checks
+from autofix.fixing.checks import (
     TOOL_FAILED,
     TOOL_MISSING,
     TOOL_TIMEOUT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autofix.circuit import IterationRecord, LoopState, evaluate, unproductive_streak
+from autofix.fixing.circuit import IterationRecord, LoopState, evaluate, unproductive_streak
 
 
 def rec(n: int, before: int, after: int, commit: bool = True) -> IterationRecord:

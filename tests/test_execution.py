@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 
 from autofix.audit import AuditRecorder, MemoryStore
 from autofix.config import AutofixConfig, BudgetSettings, EscalationSettings, ValidationSettings
-from autofix.execution import AgentTask, AgentTaskSpec, TraceContext
 from autofix.result import RetryClass, Status
+from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
 
 
 def make_task(tmp_path: Path, **spec: object) -> tuple[AgentTask, list[str]]:
@@ -86,7 +86,7 @@ def test_huge_output_keeps_memory_bounded(tmp_path: Path) -> None:
         import resource, sys
         from autofix.audit import AuditRecorder, MemoryStore
         from autofix.config import AutofixConfig
-        from autofix.execution import AgentTask, AgentTaskSpec, TraceContext
+        from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         count = [0]
         def sink(line):

@@ -1,4 +1,4 @@
-"""autofix.fixing without Airflow: plans, prepare on real git repos, the cache, loop state, prompts."""
+"""autofix.fixing.app without Airflow: plans, prepare on real git repos, the cache, loop state, prompts."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from autofix import gitops
-from autofix.circuit import LoopState
 from autofix.config import AutofixConfig, load_config
-from autofix.fixing import (
+from autofix.errors import FixingError
+from autofix.fixing import gitops
+from autofix.fixing.app import (
     AgentCalls,
     CheckSnapshot,
-    FixingError,
     ProjectPlan,
     ProjectSummary,
     TestConfig,
@@ -30,6 +29,7 @@ from autofix.fixing import (
     verify_hooks,
     write_summary,
 )
+from autofix.fixing.circuit import LoopState
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample_project"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from autofix import gitops
-from autofix.gitops import (
-    GitError,
+from autofix.errors import GitError
+from autofix.fixing import gitops
+from autofix.fixing.gitops import (
     commit_all,
     commits_between,
     create_branch,

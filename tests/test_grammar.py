@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from autofix.agents.grammar import (
+from autofix.agents.openai.grammar import (
     integer_rule,
     number_rule,
     numeric_bounds_rule,

@@ -16,9 +16,9 @@ from pydantic import BaseModel, Field
 
 from autofix.audit import AuditRecorder, MemoryStore
 from autofix.config import AutofixConfig, ValidationSettings
-from autofix.execution import AgentTask, AgentTaskSpec, TraceContext
-from autofix.local_llm import MODEL_NAME, LocalServer
+from autofix.devtools.local_llm import MODEL_NAME, LocalServer
 from autofix.result import RetryClass, Status
+from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
 
 FEW_SHOT = """Trading strategies as JSON. name is snake_case; indicators lists at least 2 indicators; period is 1 to 250; threshold is 0 to 100.
 

@@ -12,12 +12,12 @@ import pytest
 from openai_support import Reply, chat_answer, fake_openai, free_port
 from pydantic import BaseModel, Field
 
-from autofix.agents import AgentRequest, FailureKind, FinishReason, get_format, parse_output
-from autofix.agents.openai_client import ClientRequest, call, retry_after_seconds
+from autofix.agents import AgentRequest, get_format, parse_output
+from autofix.agents.openai.client import ClientRequest, call, retry_after_seconds
 from autofix.audit import AuditRecorder, MemoryStore
 from autofix.config import AutofixConfig, ValidationSettings
-from autofix.execution import AgentTask, AgentTaskSpec, TraceContext
-from autofix.result import RetryClass, Status
+from autofix.result import FailureKind, FinishReason, RetryClass, Status
+from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
 from autofix.validation import AttemptPolicy
 
 SECRET = "sk-test-Zq8Lw3nV5pR2tY7uK1xM"
@@ -290,7 +290,7 @@ def test_command_keeps_the_key_out_of_argv_and_stdin() -> None:
     invocation = fmt.command(
         AgentRequest(prompt="p", options={"base_url": "http://127.0.0.1:1/v1", "seed": 3})
     )
-    assert invocation.argv[-2:] == ["-m", "autofix.agents.openai_client"]
+    assert invocation.argv[-2:] == ["-m", "autofix.agents.openai.client"]
     payload = json.loads(invocation.stdin or "")
     assert payload["seed"] == 3 and payload["api_key_env"] == "OPENAI_API_KEY"
     assert "api_key" not in payload

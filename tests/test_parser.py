@@ -1,4 +1,4 @@
-"""ResponseParser decisions: fail-safe, agent outcomes, plain commands, legacy formats."""
+"""ResponseParser decisions: fail-safe, agent outcomes, plain commands."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autofix import classify_output
-from autofix.agents.base import AgentOutcome, FailureKind, FinishReason, RunStatus
+from autofix.agents.base import AgentOutcome
 from autofix.parser import ResponseParser
-from autofix.result import RetryClass, Status, TokenUsage
+from autofix.result import FailureKind, FinishReason, RetryClass, RunStatus, Status, TokenUsage
 
 NOISE = "npm warn deprecated inflight@1.0.6: leaks memory\n(node:1) [DEP0040] DeprecationWarning: punycode\n"
 TRACEBACK = (
@@ -144,60 +144,6 @@ def test_missing_exit_code_and_bad_run_status_fail(parser: ResponseParser) -> No
     assert parser.parse(0, NOISE, run_status="cancelled").status is Status.CANCELLED
     assert not parser.parse(0, NOISE, run_status="weird").success
     assert parser.parse(0, NOISE, run_status="completed").success
-
-
-def test_legacy_formats(parser: ResponseParser) -> None:
-    assert parser.parse_legacy(True).success
-    assert parser.parse_legacy({"success": True}).to_legacy_dict() == {
-        "success": True,
-        "status": "completed",
-    }
-    failed = parser.parse_legacy(
-        {"success": False, "errors": ["bad thing"], "error_message": "x"}, operation="op"
-    )
-    assert not failed.success and failed.error_message == "[op] bad thing"
-    new = parser.parse_legacy(
-        {"run_status": "completed", "exit_code": 0, "stdout": "", "stderr": NOISE}
-    )
-    assert new.success and new.noise_lines == 2
-    assert not parser.parse_legacy(
-        {"run_status": "completed", "exit_code": 0, "stderr": TRACEBACK}
-    ).success
-
-
-@given(
-    payload=st.one_of(
-        st.none(),
-        st.integers(),
-        st.text(),
-        st.lists(st.booleans()),
-        st.dictionaries(
-            st.text(max_size=8),
-            st.one_of(st.text(max_size=8), st.integers(), st.none()),
-            max_size=4,
-        ),
-        st.fixed_dictionaries({"success": st.one_of(st.text(), st.integers(), st.none())}),
-        st.fixed_dictionaries({"exit_code": st.one_of(st.text(), st.floats(), st.booleans())}),
-    )
-)
-@settings(max_examples=150, deadline=None)
-def test_unknown_format_is_never_success(payload: object) -> None:
-    result = ResponseParser().parse_legacy(payload)
-    if isinstance(payload, dict) and (
-        "exit_code" in payload
-        or "stderr" in payload
-        or "stdout" in payload
-        or "run_status" in payload
-    ):
-        # a well-formed new-style payload is judged on its content; anything else fails safe
-        ok_shape = isinstance(payload.get("exit_code"), int) and not isinstance(
-            payload.get("exit_code"), bool
-        )
-        if not ok_shape:
-            assert not result.success
-        return
-    assert not result.success
-    assert result.status is Status.UNKNOWN_FORMAT and result.warnings
 
 
 NOISE_LINES = [

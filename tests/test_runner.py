@@ -15,7 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from autofix.runner import Runner, RunnerError, RunResult, run
+from autofix.errors import RunnerError
+from autofix.runner import Runner, RunResult, run
 
 PY = sys.executable
 

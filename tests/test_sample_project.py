@@ -12,9 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from autofix.checks import counts_by_tool, detect_checks, error_count, render_issues, run_checks
-from autofix.circuit import IterationRecord, LoopState, evaluate
-from autofix.gitops import commit_all, commits_between, head, init_scratch_copy, is_clean
+from autofix.fixing.checks import (
+    counts_by_tool,
+    detect_checks,
+    error_count,
+    render_issues,
+    run_checks,
+)
+from autofix.fixing.circuit import IterationRecord, LoopState, evaluate
+from autofix.fixing.gitops import commit_all, commits_between, head, init_scratch_copy, is_clean
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_project"
 

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from autofix import gitops
+from autofix.fixing import gitops
 
 pytestmark = [pytest.mark.airflow, pytest.mark.timeout(420)]
 

@@ -15,16 +15,11 @@ import psutil
 import pytest
 import yaml
 
-from autofix.agents import (
-    AgentOutcome,
-    AgentRequest,
-    FailureKind,
-    FinishReason,
-    RunStatus,
-    get_format,
-)
-from autofix.agents.simulator import SCENARIOS_DIR, SimError, load_scenario, resolve_scenario
+from autofix.agents import AgentOutcome, AgentRequest, get_format
+from autofix.errors import SimError
+from autofix.result import FailureKind, FinishReason, RunStatus
 from autofix.runner import Runner, RunResult
+from autofix.sim.simulator import SCENARIOS_DIR, load_scenario, resolve_scenario
 
 S, F, L, U = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.LIMIT_REACHED, RunStatus.UNKNOWN
 
@@ -127,7 +122,7 @@ def test_sim_stderr_is_clean_without_noise(state: Path, tmp_path: Path) -> None:
     scenario = write_scenario(tmp_path / "quiet.yaml", {"steps": [{"text": "ok"}]})
     run = run_sim(scenario, state)
     assert run.outcome.run_status is S
-    assert run.stderr == []  # e.g. no RuntimeWarning from "python -m autofix.agents.sim"
+    assert run.stderr == []  # e.g. no RuntimeWarning from "python -m autofix.sim"
 
 
 # (format, failure) → (run status, failure kind, finish reason), as the real parser reads it.
@@ -250,7 +245,7 @@ def test_attempt_counter_is_per_operation_and_resettable(state: Path, tmp_path: 
     cli = [
         sys.executable,
         "-m",
-        "autofix.agents.sim",
+        "autofix.sim",
         "--scenario",
         str(scenario),
         "--state-dir",
@@ -373,7 +368,7 @@ def test_scenario_from_env_and_errors(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setenv("AUTOFIX_SIM_SCENARIO", "usage_limit")
     sim = get_format("sim")
     invocation = sim.command(AgentRequest(prompt="p"))
-    assert invocation.argv[:3] == [sys.executable, "-m", "autofix.agents.sim"]
+    assert invocation.argv[:3] == [sys.executable, "-m", "autofix.sim"]
     assert str(SCENARIOS_DIR / "usage_limit.yaml") in invocation.argv
     assert "--prompt=p" in invocation.argv
     monkeypatch.delenv("AUTOFIX_SIM_SCENARIO")

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from validation_support import VALID, ScriptedLLM, Strategy, TestConfig, fenced, valid_json
 
-from autofix.config import ConfigError, EscalationSettings, ValidationSettings, load_config
+from autofix.config import EscalationSettings, ValidationSettings, load_config
+from autofix.errors import ConfigError
 from autofix.result import ParseResult, Status, TokenUsage
 from autofix.validation import (
     Action,

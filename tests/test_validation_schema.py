@@ -8,8 +8,7 @@ import pytest
 from pydantic import BaseModel
 from validation_support import VALID, Strategy, TestConfig, fenced, valid_json
 
-from autofix.agents.base import FinishReason
-from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status
+from autofix.result import ErrorCategory, FieldError, FinishReason, ParseResult, RetryClass, Status
 from autofix.validation import OutputValidator, SchemaImportError, resolve_schema, validate_value
 from autofix.validation.schema import structural_hint
 

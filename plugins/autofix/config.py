@@ -13,13 +13,11 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from autofix.errors import ConfigError
+
 CONFIG_ENV = "AUTOFIX_CONFIG"
 HOME_ENV = "AUTOFIX_HOME"
 ENV_PREFIX = "AUTOFIX__"
-
-
-class ConfigError(ValueError):
-    """The configuration is invalid; the message names the file, the key and the reason."""
 
 
 class _Section(BaseModel):
@@ -93,7 +91,7 @@ class AlertSettings(_Section):
 
 
 class FixingSettings(_Section):
-    """autofix.fixing: the autonomous_fixing DAG (read when the DAG file is parsed and per run)."""
+    """autofix.fixing.app: the autonomous_fixing DAG (read when the DAG file is parsed and per run)."""
 
     projects: list[str] = Field(default_factory=list)  # fixed when a run names no project
     agent_retries: int = Field(default=2, ge=0, le=10)  # Airflow retries of agent tasks (transient)

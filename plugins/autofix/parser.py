@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
 
-from autofix.agents.base import AgentOutcome, FailureKind, FinishReason, RunStatus
+from autofix.agents.base import AgentOutcome
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier, ClassifyReport
 from autofix.patterns.compiled import CompiledRules
@@ -15,8 +14,11 @@ from autofix.redact import redact
 from autofix.result import (
     RETRY_CLASS_BY_STATUS,
     ErrorBlock,
+    FailureKind,
+    FinishReason,
     ParseResult,
     RetryClass,
+    RunStatus,
     Status,
     format_error_message,
 )
@@ -154,57 +156,6 @@ class ResponseParser:
         base.retry_class = RetryClass.NONE
         return base
 
-    def parse_legacy(self, payload: object, operation: str = "") -> ParseResult:
-        """Old shapes: ``bool``, ``{"success": bool}``, or ``{run_status, exit_code, stdout, stderr}``."""
-        if isinstance(payload, bool):
-            return self._legacy_flag(payload, {}, operation)
-        if isinstance(payload, dict):
-            if any(key in payload for key in ("exit_code", "run_status", "stderr", "stdout")):
-                exit_code = payload.get("exit_code")
-                streams_ok = all(
-                    isinstance(payload.get(k, ""), str | bytes) for k in ("stderr", "stdout")
-                )
-                status = payload.get("run_status")
-                if (
-                    (exit_code is None or isinstance(exit_code, int))
-                    and not isinstance(exit_code, bool)
-                    and streams_ok
-                    and (status is None or isinstance(status, str))
-                ):
-                    return self.parse(
-                        exit_code,
-                        payload.get("stderr", "") or "",
-                        payload.get("stdout", "") or "",
-                        run_status=status,
-                        operation=operation,
-                    )
-            elif isinstance(payload.get("success"), bool):
-                return self._legacy_flag(payload["success"], payload, operation)
-        shape = type(payload).__name__
-        warning = f"unknown response format ({shape}); expected bool, {{'success': bool}} or {{run_status, exit_code, stdout, stderr}}"
-        log.warning("autofix: %s", warning)
-        result = ParseResult(
-            success=False, status=Status.UNKNOWN_FORMAT, operation=operation, warnings=[warning]
-        )
-        result.error_message = format_error_message(
-            operation, [f"Unknown response format ({shape}); failing safe"]
-        )
-        result.retry_class = RETRY_CLASS_BY_STATUS[Status.UNKNOWN_FORMAT]
-        return result
-
-    def _legacy_flag(self, success: bool, payload: dict[Any, Any], operation: str) -> ParseResult:
-        if success:
-            return ParseResult(success=True, status=Status.COMPLETED, operation=operation)
-        raw_errors = payload.get("errors")
-        texts = [str(e) for e in raw_errors] if isinstance(raw_errors, list) else []
-        message = payload.get("error_message")
-        lines = texts or ([str(message)] if message else ["The response reported failure"])
-        result = ParseResult(success=False, status=Status.FAILED, operation=operation)
-        result.errors = [ErrorBlock(text=t, source="agent") for t in texts]
-        result.error_message = format_error_message(operation, lines)
-        result.retry_class = RETRY_CLASS_BY_STATUS[Status.FAILED]
-        return result
-
 
 def _describe(crash: BaseException | str) -> str:
     if isinstance(crash, BaseException):
@@ -242,13 +193,13 @@ def _base(
 
 
 def _copy_outcome(result: ParseResult, outcome: AgentOutcome) -> None:
-    result.run_status = outcome.run_status.value
+    result.run_status = outcome.run_status
     result.session_id = outcome.session_id
     result.final_text = outcome.final_text
     result.cost_usd = outcome.cost_usd
     result.usage = outcome.usage
     result.num_turns = outcome.num_turns
-    result.finish_reason = outcome.finish_reason.value if outcome.finish_reason else None
+    result.finish_reason = outcome.finish_reason
 
 
 def _decide_agent(

@@ -62,12 +62,97 @@ RETRY_CLASS_BY_STATUS: dict[Status, RetryClass] = {
 }
 
 
+class RunStatus(StrEnum):
+    """How an agent run ended, as its own event stream says."""
+
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    LIMIT_REACHED = "limit_reached"
+    UNKNOWN = "unknown"
+
+
+class FinishReason(StrEnum):
+    """Why the model stopped writing, normalised across providers."""
+
+    STOP = "stop"
+    LENGTH = "length"
+    REFUSAL = "refusal"
+    MAX_TURNS = "max_turns"
+    ERROR = "error"
+
+
+_LENGTH_STOPS = frozenset(
+    {"max_tokens", "length", "max_output_tokens", "model_length", "token_limit"}
+)
+_REFUSAL_STOPS = frozenset(
+    {
+        "refusal",
+        "content_filter",
+        "safety",
+        "recitation",
+        "prohibited_content",
+        "blocklist",
+        "blocked",
+        "spii",
+    }
+)
+_NORMAL_STOPS = frozenset(
+    {"end_turn", "stop", "stop_sequence", "tool_use", "pause_turn", "completed"}
+)
+
+
+def normalise_finish_reason(value: object) -> FinishReason | None:
+    """Claude ``stop_reason``, OpenAI ``finish_reason``, Gemini ``finishReason`` → FinishReason."""
+    if value is None:
+        return None
+    text = str(getattr(value, "value", value)).strip().lower()
+    if text in _LENGTH_STOPS:
+        return FinishReason.LENGTH
+    if text in _REFUSAL_STOPS:
+        return FinishReason.REFUSAL
+    if text in _NORMAL_STOPS:
+        return FinishReason.STOP
+    try:
+        return FinishReason(text)
+    except ValueError:
+        return None
+
+
+class FailureKind(StrEnum):
+    """Why an agent run failed, as far as its own events tell. Drives the retry class."""
+
+    RATE_LIMIT = "rate_limit"  # transient
+    USAGE_LIMIT = "usage_limit"  # transient
+    SERVER_ERROR = "server_error"  # transient
+    TIMEOUT = "timeout"  # transient
+    CONNECTION = "connection"  # transient
+    AUTH = "auth"  # permanent
+    INVALID_REQUEST = "invalid_request"  # permanent
+    BUDGET = "budget"  # permanent
+    REFUSAL = "refusal"  # permanent
+    MAX_TURNS = "max_turns"  # permanent for this prompt
+    STRUCTURED_OUTPUT = "structured_output"  # invalid output
+    API_ERROR = "api_error"  # unknown API failure: permanent (fail-safe)
+    UNKNOWN = "unknown"
+
+
 class Outcome(StrEnum):
     """Where a ParseResult routes in a branch."""
 
     SUCCESS = "success"
     RETRY = "retry"
     FAILURE = "failure"
+
+
+class BlockSource(StrEnum):
+    """Where an error block was found."""
+
+    STDERR = "stderr"
+    STDOUT = "stdout"
+    AGENT = "agent"  # the agent's own error events
+    RUNNER = "runner"  # autofix's own machinery (e.g. the pattern time budget)
+    VALIDATION = "validation"  # a field error in the structured answer
 
 
 class ErrorCategory(StrEnum):
@@ -95,7 +180,7 @@ class ErrorBlock(BaseModel):
 
     text: str
     rule_id: str | None = None
-    source: str = "stderr"  # stderr | stdout | agent | runner | validation
+    source: BlockSource = BlockSource.STDERR
     line_no: int | None = None
 
     @field_validator("text")
@@ -139,7 +224,7 @@ class ParseResult(BaseModel):
     status: Status
     operation: str = ""
     exit_code: int | None = None
-    run_status: str | None = None
+    run_status: RunStatus | None = None
     errors: list[ErrorBlock] = Field(default_factory=list)
     error_message: str = ""
     noise_lines: int = 0
@@ -153,7 +238,7 @@ class ParseResult(BaseModel):
     agent: str | None = None
     session_id: str | None = None
     final_text: str | None = None
-    finish_reason: str | None = None
+    finish_reason: FinishReason | None = None
     cost_usd: float | None = None
     usage: TokenUsage = Field(default_factory=TokenUsage)
     num_turns: int | None = None
@@ -164,6 +249,14 @@ class ParseResult(BaseModel):
     repairs: list[str] = Field(default_factory=list)
     attempt: int = 1
     attempts: int = 1
+
+    @field_validator("run_status", mode="before")
+    @classmethod
+    def _known_run_status(cls, value: object) -> object:
+        # A caller's own status word that autofix does not know is recorded as unknown.
+        if isinstance(value, str) and value not in RunStatus.__members__.values():
+            return RunStatus.UNKNOWN
+        return value
 
     @field_validator("error_message", "final_text")
     @classmethod
@@ -177,16 +270,6 @@ class ParseResult(BaseModel):
         if self.retry_class is RetryClass.INVALID_OUTPUT:
             return Outcome.RETRY
         return Outcome.FAILURE
-
-    def to_legacy_dict(self) -> dict[str, Any]:
-        """The shapes older callers expect."""
-        if self.success:
-            return {"success": True, "status": self.status.value}
-        return {
-            "success": False,
-            "errors": [block.text for block in self.errors],
-            "error_message": self.error_message,
-        }
 
     # Airflow serde hooks: XCom stores the JSON form and rebuilds the model.
     __version__ = 1

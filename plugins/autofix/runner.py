@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
+from autofix.errors import RunnerError
+
 __all__ = ["RunResult", "Runner", "RunnerError", "run"]
 
 LineCallback = Callable[[str], None]
@@ -34,10 +36,6 @@ _EXIT_DRAIN_S = 2.0  # after the child exits, how long a grandchild may keep its
 _ESCAPED_S = 2.0  # after SIGKILL, how long to wait for EOF before giving up on the pipes
 _TAIL_LINE_CHARS = 8192  # per-line cap inside the tails, so tail_lines x line size stays small
 _TRUNCATED = " …[line truncated: {n} more bytes]"
-
-
-class RunnerError(Exception):
-    """The process could not be started; the message says what to fix."""
 
 
 @dataclass(frozen=True)

@@ -8,25 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from autofix.agents.base import (
-    AgentFormat,
-    AgentOutcome,
-    AgentRequest,
-    EventParser,
-    FailureKind,
-    FinishReason,
-    Invocation,
-    RunStatus,
-)
+from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.registry import FORMAT_NAMES, format_class, get_format, parse_output
+from autofix.result import FailureKind, FinishReason, RunStatus
 
 if TYPE_CHECKING:
     from autofix.agents.claude import ClaudeFormat
     from autofix.agents.codex import CodexFormat
     from autofix.agents.gemini import GeminiFormat
     from autofix.agents.plain import PlainFormat
-    from autofix.agents.sim import SimFormat
     from autofix.agents.wrapper import WrapperFormat
+    from autofix.sim.format import SimFormat
 
 __all__ = [
     "FORMAT_NAMES",
@@ -60,8 +52,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy: importing autofix.agents must not import autofix.agents.sim, or
-    # ``python -m autofix.agents.sim`` warns on stderr (the module would be loaded twice).
+    # Lazy: importing autofix.agents must not import autofix.sim.format, or
+    # ``python -m autofix.sim.format`` warns on stderr (the module would be loaded twice).
     if name in _LAZY:
         return format_class(_LAZY[name])
     raise AttributeError(f"module 'autofix.agents' has no attribute {name!r}")

@@ -3,87 +3,17 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from autofix.result import TokenUsage
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
 # Long prompts go on stdin: one argv string is capped at 128 KiB on Linux (MAX_ARG_STRLEN).
 MAX_PROMPT_ARG_CHARS = 100_000
-
-
-class RunStatus(StrEnum):
-    COMPLETED = "completed"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-    LIMIT_REACHED = "limit_reached"
-    UNKNOWN = "unknown"
-
-
-class FinishReason(StrEnum):
-    STOP = "stop"
-    LENGTH = "length"
-    REFUSAL = "refusal"
-    MAX_TURNS = "max_turns"
-    ERROR = "error"
-
-
-_LENGTH_STOPS = frozenset(
-    {"max_tokens", "length", "max_output_tokens", "model_length", "token_limit"}
-)
-_REFUSAL_STOPS = frozenset(
-    {
-        "refusal",
-        "content_filter",
-        "safety",
-        "recitation",
-        "prohibited_content",
-        "blocklist",
-        "blocked",
-        "spii",
-    }
-)
-_NORMAL_STOPS = frozenset(
-    {"end_turn", "stop", "stop_sequence", "tool_use", "pause_turn", "completed"}
-)
-
-
-def normalise_finish_reason(value: object) -> FinishReason | None:
-    """Claude ``stop_reason``, OpenAI ``finish_reason``, Gemini ``finishReason`` → FinishReason."""
-    if value is None:
-        return None
-    text = str(getattr(value, "value", value)).strip().lower()
-    if text in _LENGTH_STOPS:
-        return FinishReason.LENGTH
-    if text in _REFUSAL_STOPS:
-        return FinishReason.REFUSAL
-    if text in _NORMAL_STOPS:
-        return FinishReason.STOP
-    try:
-        return FinishReason(text)
-    except ValueError:
-        return None
-
-
-class FailureKind(StrEnum):
-    """Why an agent run failed, as far as its own events tell. Drives the retry class."""
-
-    RATE_LIMIT = "rate_limit"  # transient
-    USAGE_LIMIT = "usage_limit"  # transient
-    SERVER_ERROR = "server_error"  # transient
-    TIMEOUT = "timeout"  # transient
-    CONNECTION = "connection"  # transient
-    AUTH = "auth"  # permanent
-    INVALID_REQUEST = "invalid_request"  # permanent
-    BUDGET = "budget"  # permanent
-    REFUSAL = "refusal"  # permanent
-    MAX_TURNS = "max_turns"  # permanent for this prompt
-    STRUCTURED_OUTPUT = "structured_output"  # invalid output
-    API_ERROR = "api_error"  # unknown API failure: permanent (fail-safe)
-    UNKNOWN = "unknown"
 
 
 class AgentOutcome(BaseModel):
@@ -145,6 +75,10 @@ class AgentFormat(ABC):
     has_event_stream: ClassVar[bool] = True  # False for "plain": stdout is ordinary output
     # Takes a seed and an output schema per call: the "auto" retry strategy resamples with them.
     samples: ClassVar[bool] = False
+    # Works on a repository by itself (edits files, runs tools): the fixing application offers it.
+    edits_files: ClassVar[bool] = False
+    # What an unattended run needs (permissions): the fixing application's per-agent defaults.
+    default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
 
     @abstractmethod
     def command(

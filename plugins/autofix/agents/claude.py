@@ -18,35 +18,35 @@ Token usage: ``input_tokens`` counts everything sent (plain + cache writes + cac
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
-from autofix.agents._common import (
-    JsonEventParser,
-    add_error,
-    as_dict,
-    as_float,
-    as_int,
-    as_str,
-    classify_error_text,
-    clean_error,
-    kind_from_status,
-    no_terminal_failure,
-    output_format_option,
-    status_for_kind,
-)
 from autofix.agents.base import (
     MAX_PROMPT_ARG_CHARS,
     AgentFormat,
     AgentOutcome,
     AgentRequest,
     EventParser,
-    FailureKind,
-    FinishReason,
     Invocation,
-    RunStatus,
-    normalise_finish_reason,
 )
-from autofix.result import TokenUsage
+from autofix.agents.events import (
+    JsonEventParser,
+    add_error,
+    as_dict,
+    as_float,
+    as_int,
+    as_str,
+    clean_error,
+    output_format_option,
+)
+from autofix.agents.failures import (
+    classify_error_text,
+    kind_from_status,
+    no_terminal_failure,
+    status_for_kind,
+)
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 _ERROR_SUBTYPES: dict[str, tuple[FailureKind, FinishReason]] = {
     "error_max_turns": (FailureKind.MAX_TURNS, FinishReason.MAX_TURNS),
@@ -226,6 +226,15 @@ class ClaudeFormat(AgentFormat):
     name: ClassVar[str] = "claude"
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("claude",)
+    edits_files: ClassVar[bool] = True
+    # Enough to edit files and run git and tests with nobody at the prompt; the fixing
+    # application works on a branch, so every change stays reviewable.
+    default_options: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {
+            "permission_mode": "acceptEdits",
+            "allowed_tools": ("Read", "Edit", "Write", "Glob", "Grep", "Bash"),
+        }
+    )
 
     def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
         argv = list(base_command or self.default_command)

@@ -14,32 +14,22 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar
 
-from autofix.agents._common import (
-    JsonEventParser,
-    add_error,
-    as_dict,
-    as_int,
-    as_str,
-    classify_error_text,
-    no_terminal_failure,
-    status_for_kind,
-)
 from autofix.agents.base import (
     MAX_PROMPT_ARG_CHARS,
     AgentFormat,
     AgentOutcome,
     AgentRequest,
     EventParser,
-    FailureKind,
-    FinishReason,
     Invocation,
-    RunStatus,
-    normalise_finish_reason,
 )
-from autofix.result import TokenUsage
+from autofix.agents.events import JsonEventParser, add_error, as_dict, as_int, as_str
+from autofix.agents.failures import classify_error_text, no_terminal_failure, status_for_kind
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 
 def _parse_json_text(text: str | None) -> Any:
@@ -203,6 +193,10 @@ class CodexFormat(AgentFormat):
     name: ClassVar[str] = "codex"
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("codex",)
+    edits_files: ClassVar[bool] = True
+    default_options: ClassVar[Mapping[str, Any]] = MappingProxyType(
+        {"sandbox": "workspace-write", "full_auto": True}
+    )
 
     def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
         argv = [*(base_command or self.default_command), "exec", "--json", "--skip-git-repo-check"]

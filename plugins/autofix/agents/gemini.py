@@ -15,32 +15,22 @@ tokens, so ``TokenUsage.total`` equals Gemini's own total.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
-from autofix.agents._common import (
+from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
+from autofix.agents.events import (
     JsonEventParser,
     add_error,
     as_dict,
     as_int,
     as_str,
-    classify_error_text,
     json_docs,
-    no_terminal_failure,
     output_format_option,
-    status_for_kind,
 )
-from autofix.agents.base import (
-    AgentFormat,
-    AgentOutcome,
-    AgentRequest,
-    EventParser,
-    FailureKind,
-    FinishReason,
-    Invocation,
-    RunStatus,
-    normalise_finish_reason,
-)
-from autofix.result import TokenUsage
+from autofix.agents.failures import classify_error_text, no_terminal_failure, status_for_kind
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 _STREAM_TYPES = frozenset({"init", "message", "tool_use", "tool_result", "error", "result"})
 
@@ -279,6 +269,8 @@ class GeminiFormat(AgentFormat):
     name: ClassVar[str] = "gemini"
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("gemini",)
+    edits_files: ClassVar[bool] = True
+    default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"approval_mode": "yolo"})
 
     def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
         argv = list(base_command or self.default_command)

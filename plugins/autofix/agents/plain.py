@@ -9,16 +9,9 @@ from __future__ import annotations
 from collections import deque
 from typing import ClassVar
 
-from autofix.agents._common import BaseParser, add_error
-from autofix.agents.base import (
-    AgentFormat,
-    AgentOutcome,
-    AgentRequest,
-    EventParser,
-    FinishReason,
-    Invocation,
-    RunStatus,
-)
+from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
+from autofix.agents.events import BaseParser, add_error
+from autofix.result import FinishReason, RunStatus
 
 FINAL_TEXT_LINES = 200
 FINAL_TEXT_CHARS = 64_000

@@ -13,8 +13,8 @@ _FORMATS: dict[str, tuple[str, str]] = {
     "gemini": ("autofix.agents.gemini", "GeminiFormat"),
     "wrapper": ("autofix.agents.wrapper", "WrapperFormat"),
     "plain": ("autofix.agents.plain", "PlainFormat"),
-    "sim": ("autofix.agents.sim", "SimFormat"),
-    "openai": ("autofix.agents.openai", "OpenAIFormat"),
+    "sim": ("autofix.sim.format", "SimFormat"),
+    "openai": ("autofix.agents.openai.format", "OpenAIFormat"),
 }
 
 FORMAT_NAMES: tuple[str, ...] = tuple(_FORMATS)
@@ -30,6 +30,11 @@ def format_class(name: str) -> type[AgentFormat]:
         ) from None
     cls: type[AgentFormat] = getattr(importlib.import_module(module_name), class_name)
     return cls
+
+
+def coding_agents() -> tuple[str, ...]:
+    """The formats that can work on a repository unattended (``AgentFormat.edits_files``)."""
+    return tuple(name for name in FORMAT_NAMES if format_class(name).edits_files)
 
 
 def get_format(name: str) -> AgentFormat:

@@ -21,26 +21,11 @@ import os
 import shlex
 from typing import Any, ClassVar
 
-from autofix.agents._common import (
-    JsonEventParser,
-    add_error,
-    as_dict,
-    as_float,
-    as_str,
-    classify_error_text,
-    no_terminal_failure,
-)
-from autofix.agents.base import (
-    AgentFormat,
-    AgentOutcome,
-    AgentRequest,
-    EventParser,
-    FailureKind,
-    FinishReason,
-    Invocation,
-    RunStatus,
-)
+from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.claude import claude_result_verdict, claude_usage
+from autofix.agents.events import JsonEventParser, add_error, as_dict, as_float, as_str
+from autofix.agents.failures import classify_error_text, no_terminal_failure
+from autofix.result import FailureKind, FinishReason, RunStatus
 
 WRAPPER_COMMAND_ENV = "AUTOFIX_WRAPPER_COMMAND"
 

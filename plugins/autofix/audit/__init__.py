@@ -7,7 +7,7 @@ and :class:`EventName`. Nothing here imports Airflow at import time.
 from __future__ import annotations
 
 from autofix.audit.alert import RetryAlert
-from autofix.audit.budget import BudgetExhaustedError, BudgetGuard, BudgetStatus
+from autofix.audit.budget import BudgetGuard, BudgetStatus
 from autofix.audit.envelope import (
     Envelope,
     EnvelopeBudget,
@@ -29,7 +29,6 @@ from autofix.audit.recorder import AuditRecorder
 from autofix.audit.report import Report, build_report, parse_since, render
 from autofix.audit.store import (
     AuditStore,
-    AuditWriteError,
     JsonlStore,
     MemoryStore,
     S3Store,
@@ -37,6 +36,7 @@ from autofix.audit.store import (
     build_store,
     store_from_uri,
 )
+from autofix.errors import AuditWriteError, BudgetExhaustedError
 
 __all__ = [
     "AttemptNode",

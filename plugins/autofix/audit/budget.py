@@ -12,22 +12,8 @@ from datetime import UTC, datetime
 
 from autofix.audit.store import AuditStore, Usage
 from autofix.config import BudgetSettings
+from autofix.errors import BudgetExhaustedError
 from autofix.redact import redact
-
-
-class BudgetExhaustedError(RuntimeError):
-    """A budget is used up. The message names the budget, its limit and the spend."""
-
-    def __init__(self, budget: str, limit: float, spend: Usage, scope: str) -> None:
-        self.budget = budget
-        self.limit = limit
-        self.spend = spend
-        self.scope = scope
-        shown = f"{limit:.2f}" if budget.endswith("_usd") else f"{int(limit)}"
-        super().__init__(
-            f"budget {budget}={shown} exhausted: spent ${spend.cost_usd:.2f} in {spend.calls} "
-            f"calls {scope}"
-        )
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from autofix.audit.alert import Notifier, RetryAlert
-from autofix.audit.budget import BudgetExhaustedError, BudgetGuard, BudgetStatus
+from autofix.audit.budget import BudgetGuard, BudgetStatus
 from autofix.audit.envelope import Envelope, Interaction, interaction_from_parse_result
 from autofix.audit.events import AuditEvent, EventName, OrderTracker, RunSummary, summarize_run
 from autofix.audit.metrics import (
@@ -27,8 +27,9 @@ from autofix.audit.metrics import (
     emit_write_failure,
     log_attempt,
 )
-from autofix.audit.store import AuditStore, AuditWriteError, build_store
+from autofix.audit.store import AuditStore, build_store
 from autofix.config import AlertSettings, AutofixConfig, BudgetSettings
+from autofix.errors import AuditWriteError, BudgetExhaustedError
 from autofix.redact import redact
 from autofix.result import ParseResult
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.events import AuditEvent
-from autofix.config import AuditSettings, ConfigError, resolve
+from autofix.config import AuditSettings, resolve
+from autofix.errors import AuditWriteError, ConfigError
 from autofix.redact import redact
 
 if TYPE_CHECKING:
@@ -32,10 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("autofix.audit")
 
 T = TypeVar("T")
-
-
-class AuditWriteError(RuntimeError):
-    """The audit record could not be written. Raised to the task when ``audit.required`` is true."""
 
 
 @dataclass(frozen=True)

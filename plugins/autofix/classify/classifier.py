@@ -27,7 +27,7 @@ from autofix.patterns.compiled import (
     CompiledRules,
     ascii_lower,
 )
-from autofix.result import ErrorBlock
+from autofix.result import BlockSource, ErrorBlock
 
 Verdict = Literal["noise", "neutral", "error"]
 TAIL_LINES = 5
@@ -434,7 +434,7 @@ class Classifier:
                 "regex rules were skipped for the rest of the output"
             )
             self._warn(message)
-            self._add_block(message, "patterns-budget", self._line_no, source="runner")
+            self._add_block(message, "patterns-budget", self._line_no, source=BlockSource.RUNNER)
         return found
 
     def _warn(self, message: str) -> None:
@@ -491,13 +491,18 @@ class Classifier:
             self._block = None
 
     def _add_block(
-        self, text: str, rule_id: str | None, line_no: int, source: str | None = None
+        self, text: str, rule_id: str | None, line_no: int, source: BlockSource | None = None
     ) -> None:
         if len(self._blocks) >= self._max_blocks:
             self._dropped += 1
             return
         self._blocks.append(
-            ErrorBlock(text=text, rule_id=rule_id, source=source or self._stream, line_no=line_no)
+            ErrorBlock(
+                text=text,
+                rule_id=rule_id,
+                source=source or BlockSource(self._stream),
+                line_no=line_no,
+            )
         )
 
     def _explain(

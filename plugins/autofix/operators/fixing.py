@@ -1,4 +1,4 @@
-"""Airflow glue for the ``autonomous_fixing`` DAG: one task per step of ``autofix.fixing``.
+"""Airflow glue for the ``autonomous_fixing`` DAG: one task per step of ``autofix.fixing.app``.
 
 Every task after ``plan`` runs inside a task group mapped over the run's projects, so each
 reads its siblings' XComs at its own map index. Agent calls are AIWrapperOperator subclasses:
@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 from airflow.sdk import BaseOperator, TriggerRule
 from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException
 
-from autofix import gitops
 from autofix.config import AutofixConfig, resolve
-from autofix.fixing import (
+from autofix.errors import FixingError, GitError
+from autofix.fixing.app import (
     HOOKS_FILE,
-    FixingError,
     LoopStatus,
     Prepared,
     ProjectPlan,
@@ -175,7 +174,7 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
         result = super().execute(context)
         try:
             sha = verify_hooks(project)
-        except (FixingError, gitops.GitError) as exc:
+        except (FixingError, GitError) as exc:
             raise _fail(self.operation, exc) from exc
         if sha:
             self.log.warning("the agent left %s uncommitted; committed it as %s", HOOKS_FILE, sha)

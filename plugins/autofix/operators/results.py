@@ -14,7 +14,7 @@ FAILED_RESULT_KEY = "parse_result"
 
 
 def coerce_result(value: Any, task_id: str = "") -> ParseResult | None:
-    """A ParseResult from a ParseResult, its JSON dict, or the legacy ``{"success": bool}``/bool."""
+    """A ParseResult from a ParseResult, its JSON dict, or a plain task's ``{"success": bool}``/bool."""
     if value is None or isinstance(value, ParseResult):
         return value
     if isinstance(value, bool):

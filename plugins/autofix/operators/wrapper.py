@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from airflow.sdk import BaseOperator
 from airflow.sdk.exceptions import AirflowException, AirflowFailException
 
-from autofix.config import AutofixConfig, ConfigError, load_config
-from autofix.execution import AgentTask, AgentTaskSpec, TraceContext, secret_env_values
+from autofix.config import AutofixConfig, load_config
+from autofix.errors import ConfigError
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result, pull_results
 from autofix.result import ParseResult, RetryClass
+from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext, secret_env_values
 from autofix.validation.strategies import check_strategy
 
 if TYPE_CHECKING:

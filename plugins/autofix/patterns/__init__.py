@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from autofix.errors import PatternFileError
 from autofix.patterns.compiled import CompiledRule, CompiledRules, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
 from autofix.patterns.loader import (
     PATTERNS_ENV,
-    PatternFileError,
     PatternStore,
     Problem,
     default_store,

@@ -19,6 +19,7 @@ import yaml
 from pydantic import ValidationError
 
 from autofix import config
+from autofix.errors import PatternFileError
 from autofix.patterns.compiled import CompiledRules, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
 from autofix.patterns.model import PatternFile, PatternSettings
@@ -43,15 +44,6 @@ class Problem:
         where = f"line {self.line}: " if self.line else ""
         rule = f"rule {self.rule_id!r}: " if self.rule_id else ""
         return f"{where}{rule}{self.message}"
-
-
-class PatternFileError(ValueError):
-    """A pattern file that cannot be used; ``problems`` lists everything wrong with it."""
-
-    def __init__(self, path: str, problems: list[Problem]) -> None:
-        self.path = path
-        self.problems = problems
-        super().__init__(f"{path}: " + "; ".join(str(p) for p in problems))
 
 
 def defaults() -> CompiledRules:

@@ -8,6 +8,13 @@ the next attempt), or ``AttemptLoop.run`` to loop in one task. No Airflow import
 
 from __future__ import annotations
 
+from autofix.errors import (
+    PayloadError,
+    SchemaImportError,
+    ValidationExhaustedError,
+    ValidationFailedError,
+    ValidationRefusedError,
+)
 from autofix.validation.api import LLMCallable, generate_and_validate, messages_for
 from autofix.validation.feedback import build_feedback, quote_output, rank_errors
 from autofix.validation.loop import (
@@ -19,16 +26,13 @@ from autofix.validation.loop import (
     AttemptRequest,
     Decision,
     Escalation,
-    ValidationExhaustedError,
-    ValidationFailedError,
-    ValidationRefusedError,
     ValidationRun,
     raise_for_run,
     write_failure_report,
 )
-from autofix.validation.repair import Payload, PayloadError, Repair, parse_payload
+from autofix.validation.repair import Payload, Repair, parse_payload
 from autofix.validation.reply import LLMReply, coerce_reply
-from autofix.validation.schema import SchemaImportError, resolve_schema, validate_value
+from autofix.validation.schema import resolve_schema, validate_value
 from autofix.validation.strategies import STRATEGIES, AdaptiveAdvisor, RecoveryStats
 from autofix.validation.validator import OutputValidator, ValidationOutcome, error_keys
 

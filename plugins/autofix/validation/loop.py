@@ -24,7 +24,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from autofix.config import ConfigError, EscalationSettings, ValidationSettings, load_config, resolve
+from autofix.config import EscalationSettings, ValidationSettings, load_config, resolve
+from autofix.errors import ConfigError, ValidationExhaustedError, ValidationRefusedError
 from autofix.redact import redact, redact_obj
 from autofix.result import FieldError, ParseResult, Status, TokenUsage, truncate
 from autofix.validation.feedback import (
@@ -178,31 +179,6 @@ class ValidationRun(Generic[M]):
 
 
 # ---------------------------------------------------------------------------- errors
-
-
-class ValidationFailedError(Exception):
-    """No valid output. Carries every attempt's errors, the last output (redacted) and the report path."""
-
-    def __init__(self, message: str, run: ValidationRun[Any], operation: str = "") -> None:
-        super().__init__(message)
-        self.run = run
-        self.operation = operation
-        self.status = run.status
-        self.reason = run.reason
-        self.attempts = run.attempts
-        self.report_path = run.report_path
-        self.last_output = redact(run.attempts[-1].raw_output) if run.attempts else ""
-
-    def errors_by_attempt(self) -> dict[int, list[FieldError]]:
-        return self.run.errors_by_attempt()
-
-
-class ValidationExhaustedError(ValidationFailedError):
-    """Attempts ran out, or two in a row failed the same way (and escalation did not help)."""
-
-
-class ValidationRefusedError(ValidationFailedError):
-    """The agent refused; refusals are not retried."""
 
 
 def failure_message(run: ValidationRun[Any], operation: str = "") -> str:

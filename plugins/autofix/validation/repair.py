@@ -17,6 +17,7 @@ from typing import Any, Literal
 import json_repair
 import yaml
 
+from autofix.errors import AutofixError, PayloadError
 from autofix.validation.extract import Candidate, PayloadFormat, candidates
 
 Normaliser = Callable[[Any], Any]
@@ -48,21 +49,7 @@ class Payload:
         return any(r.changes_meaning for r in self.repairs)
 
 
-class PayloadError(ValueError):
-    """No payload could be parsed. ``reason`` is ``empty``, ``not_found`` or ``unparseable``."""
-
-    def __init__(
-        self,
-        reason: Literal["empty", "not_found", "unparseable"],
-        message: str,
-        truncated: bool = False,
-    ):
-        super().__init__(message)
-        self.reason = reason
-        self.truncated = truncated
-
-
-class _DuplicateKeyError(ValueError):
+class _DuplicateKeyError(AutofixError, ValueError):
     pass
 
 

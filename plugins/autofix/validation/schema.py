@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from autofix.errors import SchemaImportError
 from autofix.result import ErrorCategory, FieldError
 
 ROOT = "(root)"
@@ -102,10 +103,6 @@ _EXPECTED_BY_TYPE = {
     "decimal": "decimal number",
     "bytes": "string",
 }
-
-
-class SchemaImportError(ImportError):
-    """The schema import path does not name a pydantic model."""
 
 
 def resolve_schema(schema: SchemaLike) -> type[BaseModel]:

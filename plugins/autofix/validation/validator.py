@@ -13,19 +13,22 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from autofix.agents.base import FinishReason, normalise_finish_reason
+from autofix.errors import PayloadError
 from autofix.redact import redact
 from autofix.result import (
     RETRY_CLASS_BY_STATUS,
+    BlockSource,
     ErrorBlock,
     ErrorCategory,
     FieldError,
+    FinishReason,
     ParseResult,
     Status,
     format_error_message,
+    normalise_finish_reason,
 )
 from autofix.validation.extract import PayloadFormat
-from autofix.validation.repair import Normaliser, PayloadError, parse_payload
+from autofix.validation.repair import Normaliser, parse_payload
 from autofix.validation.schema import (
     ROOT,
     SchemaLike,
@@ -72,7 +75,7 @@ class ValidationOutcome:
     errors: tuple[FieldError, ...] = ()
     repairs: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-    finish_reason: str | None = None
+    finish_reason: FinishReason | None = None
     fmt: str | None = None
 
     @property
@@ -123,7 +126,9 @@ class ValidationOutcome:
             fields["errors"] = [
                 *fields.get("errors", []),
                 *(
-                    ErrorBlock(text=f"{e.path}: {e.message}", source="validation").model_dump()
+                    ErrorBlock(
+                        text=f"{e.path}: {e.message}", source=BlockSource.VALIDATION
+                    ).model_dump()
                     for e in self.errors
                 ),
             ]
@@ -193,9 +198,7 @@ class OutputValidator:
         """Validate ``text``; ``data`` skips extraction when the agent returned parsed output."""
         raw = text or ""
         finish = normalise_finish_reason(finish_reason)
-        reason = (
-            finish.value if finish is not None else (str(finish_reason) if finish_reason else None)
-        )
+        reason = finish
         if finish is FinishReason.REFUSAL:
             return ValidationOutcome(Status.REFUSED, raw, finish_reason=reason)
         cut_off = finish is FinishReason.LENGTH
@@ -256,7 +259,7 @@ class OutputValidator:
         value: Any,
         repairs: tuple[str, ...],
         fmt: str,
-        reason: str | None,
+        reason: FinishReason | None,
         cut_off: bool,
         truncated_payload: bool,
     ) -> ValidationOutcome:
@@ -295,7 +298,9 @@ class OutputValidator:
             fmt=fmt,
         )
 
-    def _truncated(self, raw: str, reason: str | None, repairs: Sequence[str]) -> ValidationOutcome:
+    def _truncated(
+        self, raw: str, reason: FinishReason | None, repairs: Sequence[str]
+    ) -> ValidationOutcome:
         error = FieldError(
             path=ROOT,
             category=ErrorCategory.STRUCTURAL_ERROR,

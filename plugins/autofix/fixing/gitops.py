@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from autofix.redact import redact
+from autofix.errors import GitError
 
 GIT_TIMEOUT_S = 120.0
 
@@ -32,21 +32,6 @@ _SCRATCH_IGNORE = (
     ".mypy_cache",
     ".ruff_cache",
 )
-
-
-class GitError(RuntimeError):
-    """A git command failed. ``command`` and ``stderr`` are already redacted."""
-
-    def __init__(self, command: Sequence[str], returncode: int | None, stderr: str, hint: str = ""):
-        self.command = [redact(part) for part in command]
-        self.returncode = returncode
-        self.stderr = redact(stderr.strip())
-        self.hint = hint
-        detail = self.stderr.splitlines()[-1] if self.stderr else f"exit code {returncode}"
-        message = f"`{' '.join(self.command)}` failed: {detail}"
-        if hint:
-            message += f" ({hint})"
-        super().__init__(message)
 
 
 class Commit(BaseModel):

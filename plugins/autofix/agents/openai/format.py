@@ -1,6 +1,6 @@
 """``agent="openai"``: any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server, gateways).
 
-The request runs in the bundled client subprocess (``autofix.agents.openai_client``), so it goes
+The request runs in the bundled client subprocess (``autofix.agents.openai.client``), so it goes
 through the same runner, parser, validation and audit path as the CLI agents. Settings come from
 ``agent_options`` (operator) or ``AgentRequest.options``:
 
@@ -24,24 +24,14 @@ import os
 import sys
 from typing import Any, ClassVar
 
-from autofix.agents._common import JsonEventParser, add_error, as_int
-from autofix.agents.base import (
-    AgentFormat,
-    AgentOutcome,
-    AgentRequest,
-    EventParser,
-    FailureKind,
-    FinishReason,
-    Invocation,
-    RunStatus,
-    normalise_finish_reason,
-)
-from autofix.agents.openai_client import DEFAULT_API_KEY_ENV, ClientRequest
-from autofix.result import TokenUsage
+from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
+from autofix.agents.events import JsonEventParser, add_error, as_int
+from autofix.agents.openai.client import DEFAULT_API_KEY_ENV, ClientRequest
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 BASE_URL_ENVS = ("AUTOFIX_OPENAI_BASE_URL", "OPENAI_BASE_URL")
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-CLIENT_MODULE = "autofix.agents.openai_client"
+CLIENT_MODULE = "autofix.agents.openai.client"
 
 # Options the client understands; anything else in agent_options is the operator's business.
 _CLIENT_KEYS = (
@@ -176,7 +166,7 @@ class OpenAIParser(JsonEventParser):
 
 
 class OpenAIFormat(AgentFormat):
-    """Runs ``python -m autofix.agents.openai_client`` with the request on stdin.
+    """Runs ``python -m autofix.agents.openai.client`` with the request on stdin.
 
     ``base_command`` replaces the interpreter part (e.g. another venv's python).
     """

@@ -7,7 +7,8 @@ import sys
 from typing import IO, Any
 
 from autofix.classify.classifier import Classifier, ClassifyReport
-from autofix.patterns.loader import PatternFileError, PatternStore, load_file
+from autofix.errors import PatternFileError
+from autofix.patterns.loader import PatternStore, load_file
 
 EXIT_SUCCESS, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 _CHUNK = 1 << 20

@@ -1,6 +1,6 @@
 """The bundled client behind ``agent="openai"``: one OpenAI-compatible request, JSON event lines out.
 
-    echo '{"base_url": "http://127.0.0.1:8012/v1", "prompt": "..."}' | python -m autofix.agents.openai_client
+    echo '{"base_url": "http://127.0.0.1:8012/v1", "prompt": "..."}' | python -m autofix.agents.openai.client
 
 It runs as a subprocess of the task (like the CLI agents), so the runner's timeouts, process-group
 kills, live log, stderr classifier and audit apply unchanged. The request comes on stdin; the API
@@ -31,7 +31,7 @@ from typing import Any, Literal, TextIO
 
 import httpx
 
-from autofix.agents.grammar import schema_grammar
+from autofix.agents.openai.grammar import schema_grammar
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_TIMEOUT_S = 120.0

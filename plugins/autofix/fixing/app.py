@@ -23,8 +23,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from autofix import gitops
-from autofix.checks import (
+from autofix.agents.registry import coding_agents, format_class
+from autofix.config import AutofixConfig, resolve
+from autofix.errors import FixingError, GitError
+from autofix.fixing import gitops
+from autofix.fixing.checks import (
     KNOWN_CHECKS,
     CheckReport,
     counts_by_tool,
@@ -34,25 +37,11 @@ from autofix.checks import (
     render_issues,
     run_checks,
 )
-from autofix.circuit import DEFAULT_PATIENCE, IterationRecord, LoopState, Verdict, evaluate
-from autofix.config import AutofixConfig, resolve
+from autofix.fixing.circuit import DEFAULT_PATIENCE, IterationRecord, LoopState, Verdict, evaluate
 
-AGENTS: tuple[str, ...] = ("sim", "claude", "codex", "gemini")
 HOOKS_FILE = ".pre-commit-config.yaml"
 DEFAULT_SCENARIO = "sample_project"
 DEFAULT_WORK_BRANCH = "autofix/fixes"
-
-# Enough permission for a real CLI to edit files and run git/tests without a human at the
-# prompt; the project is a work branch, so every change stays reviewable.
-DEFAULT_AGENT_OPTIONS: dict[str, dict[str, Any]] = {
-    "claude": {
-        "permission_mode": "acceptEdits",
-        "allowed_tools": ["Read", "Edit", "Write", "Glob", "Grep", "Bash"],
-    },
-    "codex": {"sandbox": "workspace-write", "full_auto": True},
-    "gemini": {"approval_mode": "yolo"},
-    "sim": {},
-}
 
 # Files whose change means the test setup may have changed: a cached answer is then stale.
 TEST_SETUP_FILES: tuple[str, ...] = (
@@ -66,10 +55,6 @@ TEST_SETUP_FILES: tuple[str, ...] = (
     "tsconfig.json",
     HOOKS_FILE,
 )
-
-
-class FixingError(RuntimeError):
-    """A step cannot go on; the message says what to do (shown as the task's failure)."""
 
 
 def slug(text: str, limit: int = 60) -> str:
@@ -108,8 +93,9 @@ class ProjectPlan(BaseModel):
     @field_validator("agent")
     @classmethod
     def _known_agent(cls, value: str) -> str:
-        if value not in AGENTS:
-            raise ValueError(f"unknown agent {value!r}; choose from: {', '.join(AGENTS)}")
+        agents = coding_agents()
+        if value not in agents:
+            raise ValueError(f"unknown agent {value!r}; choose from: {', '.join(agents)}")
         return value
 
     @field_validator("checks")
@@ -173,7 +159,7 @@ def plan_projects(
                 "tasks; raise fixing.max_unrolled_iterations in config/autofix.yaml"
             )
         options = {
-            **DEFAULT_AGENT_OPTIONS.get(agent, {}),
+            **(format_class(agent).default_options if agent in coding_agents() else {}),
             **dict(merged.get("agent_options") or {}),
         }
         if agent == "sim":
@@ -237,7 +223,7 @@ def prepare(plan: ProjectPlan) -> Prepared:
         created = not gitops.branch_exists(top, plan.work_branch)
         base = gitops.head(top)
         gitops.create_branch(top, plan.work_branch)
-    except gitops.GitError as exc:
+    except GitError as exc:
         raise FixingError(str(exc)) from exc
     return Prepared(
         plan=plan.model_copy(update={"project_path": str(top)}),
@@ -416,7 +402,7 @@ def snapshot(project: str | Path, checks: Sequence[str], timeout: float) -> Chec
     try:
         head = gitops.head(top)
         dirty = gitops.dirty_paths(top)
-    except gitops.GitError as exc:
+    except GitError as exc:
         raise FixingError(str(exc)) from exc
     return CheckSnapshot(
         errors=error_count(reports),
@@ -531,7 +517,7 @@ def fix_prompt(plan: ProjectPlan, status: LoopStatus, test_config: TestConfig | 
 def commits_since(project: str | Path, sha: str) -> list[gitops.Commit]:
     try:
         return gitops.commits_between(Path(project), sha)
-    except gitops.GitError:
+    except GitError:
         return []
 
 

@@ -26,6 +26,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from autofix.errors import SimError
+
 SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
 STATE_DIR_ENV = "AUTOFIX_SIM_STATE_DIR"
 STATE_FILE = ".autofix-sim-state.json"
@@ -85,10 +87,6 @@ NOISE_PRESETS: dict[str, str] = {
     ),
     "git_clone": "Cloning into 'example-project'...",
 }
-
-
-class SimError(Exception):
-    """The scenario or the command line is wrong; exit 2 with this message."""
 
 
 # -- scenario schema ------------------------------------------------------------------------

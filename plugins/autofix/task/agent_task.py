@@ -16,16 +16,17 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, FinishReason
+from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest
 from autofix.agents.registry import get_format
 from autofix.audit import AuditRecorder, BudgetExhaustedError, Envelope, EventName
 from autofix.audit.envelope import RetryPolicy
 from autofix.config import AutofixConfig
-from autofix.livelog import LiveLog
+from autofix.errors import AutofixError, RunnerError
 from autofix.parser import ResponseParser
 from autofix.redact import is_secret_name, redact, register_secret
-from autofix.result import ParseResult, RetryClass, Status, format_error_message
-from autofix.runner import Runner, RunnerError
+from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
+from autofix.runner import Runner
+from autofix.task.livelog import LiveLog
 from autofix.validation import (
     AdaptiveAdvisor,
     AttemptLoop,
@@ -44,7 +45,7 @@ from autofix.validation.strategies import ADAPTIVE, SEED_STRIDE, check_strategy
 LogLine = Callable[[str], None]
 
 
-class AgentCallError(Exception):
+class AgentCallError(AutofixError):
     """An attempt failed for a reason validation cannot fix (transient, permanent, crash)."""
 
     def __init__(self, result: ParseResult) -> None:
@@ -145,7 +146,7 @@ def _reply_from(result: ParseResult) -> LLMReply:
     refused = result.status is Status.REFUSED
     return LLMReply(
         text=result.final_text or "",
-        finish_reason=FinishReason.REFUSAL.value if refused else result.finish_reason,
+        finish_reason=FinishReason.REFUSAL if refused else result.finish_reason,
         structured_output=result.data,
         session_id=result.session_id,
         usage=result.usage,

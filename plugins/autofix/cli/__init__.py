@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 # Modules exposing ``register(subparsers)``; each adds its subcommands with ``set_defaults(func=...)``.
 COMMAND_MODULES = (
-    "autofix.classify.commands",
-    "autofix.patterns.commands",
-    "autofix.audit.commands",
+    "autofix.cli.classify",
+    "autofix.cli.patterns",
+    "autofix.cli.audit",
 )
 
 EXIT_USAGE = 2
@@ -47,7 +47,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     code: int = func(args)
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

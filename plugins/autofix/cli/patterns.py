@@ -7,7 +7,8 @@ import json
 import sys
 from typing import Any
 
-from autofix.patterns.loader import PatternFileError, load_file
+from autofix.errors import PatternFileError
+from autofix.patterns.loader import load_file
 from autofix.patterns.model import PatternFile
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2

@@ -1,0 +1,1 @@
+"""``agent="openai"``: any OpenAI-compatible endpoint, called by a bundled client subprocess."""

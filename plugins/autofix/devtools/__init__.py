@@ -1,0 +1,1 @@
+"""Optional developer tooling, not used by the product: needs the ``local-llm`` extra."""

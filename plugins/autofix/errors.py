@@ -1,0 +1,140 @@
+"""Every exception autofix raises, under one root: ``except autofix.AutofixError`` catches them.
+
+Each class also keeps the builtin base its callers used to catch (``ValueError`` for bad input,
+``RuntimeError`` for a failed step), so ``except ValueError`` still works where it did.
+
+    AutofixError
+    ├── ConfigError (ValueError)           a config file or setting is invalid; a retry won't help
+    │   ├── PatternFileError               error_patterns.yaml cannot be used
+    │   └── SchemaImportError (ImportError) an output_schema import path names no pydantic model
+    ├── RunnerError                        the agent process could not be started
+    ├── PayloadError (ValueError)          no JSON/YAML payload in an agent's answer
+    ├── ValidationFailedError              no valid answer after the attempt policy ran out
+    │   ├── ValidationExhaustedError
+    │   └── ValidationRefusedError
+    ├── BudgetExhaustedError (RuntimeError) a per-run or per-day budget is spent
+    ├── AuditWriteError (RuntimeError)     an audit record could not be stored
+    ├── FixingError (RuntimeError)         an autonomous-fixing step cannot go on
+    ├── GitError (RuntimeError)            a git command failed
+    └── SimError                           the scripted agent's scenario is unusable
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from autofix.redact import redact
+
+if TYPE_CHECKING:
+    from autofix.audit.store import Usage
+    from autofix.patterns.loader import Problem
+    from autofix.result import FieldError
+
+
+class AutofixError(Exception):
+    """The root of every autofix exception."""
+
+
+class ConfigError(AutofixError, ValueError):
+    """The configuration is invalid; the message names the file, the key and the reason."""
+
+
+class PatternFileError(ConfigError):
+    """A pattern file that cannot be used; ``problems`` lists everything wrong with it."""
+
+    def __init__(self, path: str, problems: list[Problem]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__(f"{path}: " + "; ".join(str(p) for p in problems))
+
+
+class SchemaImportError(ConfigError, ImportError):
+    """The schema import path does not name a pydantic model."""
+
+
+class RunnerError(AutofixError):
+    """The process could not be started; the message says what to fix."""
+
+
+class PayloadError(AutofixError, ValueError):
+    """No payload could be parsed. ``reason`` is ``empty``, ``not_found`` or ``unparseable``."""
+
+    def __init__(
+        self,
+        reason: Literal["empty", "not_found", "unparseable"],
+        message: str,
+        truncated: bool = False,
+    ):
+        super().__init__(message)
+        self.reason = reason
+        self.truncated = truncated
+
+
+class ValidationFailedError(AutofixError):
+    """No valid output. Carries every attempt's errors, the last output (redacted) and the report path.
+
+    ``run`` is the :class:`autofix.validation.ValidationRun` that failed.
+    """
+
+    def __init__(self, message: str, run: Any, operation: str = "") -> None:
+        super().__init__(message)
+        self.run = run
+        self.operation = operation
+        self.status = run.status
+        self.reason = run.reason
+        self.attempts = run.attempts
+        self.report_path = run.report_path
+        self.last_output = redact(run.attempts[-1].raw_output) if run.attempts else ""
+
+    def errors_by_attempt(self) -> dict[int, list[FieldError]]:
+        errors: dict[int, list[FieldError]] = self.run.errors_by_attempt()
+        return errors
+
+
+class ValidationExhaustedError(ValidationFailedError):
+    """Attempts ran out, or two in a row failed the same way (and escalation did not help)."""
+
+
+class ValidationRefusedError(ValidationFailedError):
+    """The agent refused; refusals are not retried."""
+
+
+class BudgetExhaustedError(AutofixError, RuntimeError):
+    """A budget is used up. The message names the budget, its limit and the spend."""
+
+    def __init__(self, budget: str, limit: float, spend: Usage, scope: str) -> None:
+        self.budget = budget
+        self.limit = limit
+        self.spend = spend
+        self.scope = scope
+        shown = f"{limit:.2f}" if budget.endswith("_usd") else f"{int(limit)}"
+        super().__init__(
+            f"budget {budget}={shown} exhausted: spent ${spend.cost_usd:.2f} in {spend.calls} "
+            f"calls {scope}"
+        )
+
+
+class AuditWriteError(AutofixError, RuntimeError):
+    """The audit record could not be written. Raised to the task when ``audit.required`` is true."""
+
+
+class FixingError(AutofixError, RuntimeError):
+    """A step cannot go on; the message says what to do (shown as the task's failure)."""
+
+
+class GitError(AutofixError, RuntimeError):
+    """A git command failed. ``command`` and ``stderr`` are already redacted."""
+
+    def __init__(self, command: Sequence[str], returncode: int | None, stderr: str, hint: str = ""):
+        self.command = [redact(part) for part in command]
+        self.returncode = returncode
+        self.stderr = redact(stderr.strip())
+        self.hint = hint
+        detail = self.stderr.splitlines()[-1] if self.stderr else f"exit code {returncode}"
+        message = f"`{' '.join(self.command)}` failed: {detail}"
+        super().__init__(f"{message} ({hint})" if hint else message)
+
+
+class SimError(AutofixError):
+    """The scenario or the command line is wrong; the scripted agent exits 2 with this message."""
