@@ -22,7 +22,8 @@ from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
 def make_task(tmp_path: Path, **spec: object) -> tuple[AgentTask, list[str]]:
     lines: list[str] = []
     options = dict(spec.pop("agent_options", {}) or {})  # type: ignore[call-overload]
-    options.setdefault("state_dir", str(tmp_path / "sim-state"))
+    if spec.get("agent", "sim") == "sim":
+        options.setdefault("state_dir", str(tmp_path / "sim-state"))
     task = AgentTask(
         AgentTaskSpec(agent_options=options, **spec),  # type: ignore[arg-type]
         config=AutofixConfig(),

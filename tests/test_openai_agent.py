@@ -215,7 +215,7 @@ def test_invalid_answer_is_retried_with_feedback(tmp_path: Path) -> None:
             server.base_url,
             tmp_path,
             output_schema=Strategy,
-            agent_options={"retry_strategy": "feedback"},
+            retry_strategy="feedback",
         )
         result = task.run()
         second = server.requests[1]["messages"][0]["content"]
@@ -307,7 +307,8 @@ def test_resample_sends_the_same_prompt_with_a_new_seed(tmp_path: Path) -> None:
             server.base_url,
             tmp_path,
             output_schema=Strategy,
-            agent_options={"seed": 5, "retry_strategy": "resample"},
+            agent_options={"seed": 5},
+            retry_strategy="resample",
         )
         result = task.run()
         bodies = server.requests
@@ -325,7 +326,7 @@ def test_constrained_sends_the_schema_every_attempt(tmp_path: Path) -> None:
             server.base_url,
             tmp_path,
             output_schema=Strategy,
-            agent_options={"retry_strategy": "constrained"},
+            retry_strategy="constrained",
         )
         assert task.run().success
         sent = server.requests[0]["response_format"]["json_schema"]["schema"]
@@ -340,7 +341,7 @@ def test_history_resends_the_whole_conversation(tmp_path: Path) -> None:
             server.base_url,
             tmp_path,
             output_schema=Strategy,
-            agent_options={"retry_strategy": "history"},
+            retry_strategy="history",
         )
         assert task.run().success
         third = server.requests[2]["messages"]
@@ -385,7 +386,7 @@ def test_an_explicit_schema_the_endpoint_rejects_is_an_invalid_request(tmp_path:
             server.base_url,
             tmp_path,
             output_schema=Strategy,
-            agent_options={"constrained": True},
+            constrained=True,
         )
         result = task.run()
         sent = len(server.requests)
@@ -451,7 +452,7 @@ def test_local_llm_discover_dag_parses_and_keeps_the_newline_stop() -> None:
     dag = next(value for value in vars(module).values() if type(value).__name__ == "DAG")
     task = dag.task_dict["discover_tests"]
     assert task.agent == "openai" and task.agent_options["mode"] == "completions"
-    assert task.agent_options["retry_strategy"] == "auto"
+    assert task.retry_strategy == "auto"
     assert dag.jinja_environment_kwargs == {"keep_trailing_newline": True}
     rendered = dag.get_template_env().from_string("\n").render()
     assert rendered == "\n"  # the stop sequence survives templating
@@ -487,6 +488,6 @@ def test_operator_takes_base_url_and_key_from_an_airflow_connection(
     env, options = op._connection_settings()
     assert env == {"LLM_KEY": key} and options == {"base_url": "http://127.0.0.1:8013/v1"}
     assert key not in redact(f"token {key}")  # registered as a secret
-    assert op.agent_options["retry_strategy"] == "resample"
+    assert op.retry_strategy == "resample"
     with pytest.raises(ValueError, match="unknown retry strategy"):
         AIWrapperOperator(task_id="u", prompt="p", agent="openai", retry_strategy="guess")

@@ -43,15 +43,13 @@ def run_sim(
     timeout: float = 30,
     grace: float = 5.0,
 ) -> SimRun:
-    options: dict[str, Any] = {
-        "scenario": str(scenario),
-        "operation": operation,
-        "state_dir": str(state_dir),
-    }
+    options: dict[str, Any] = {"scenario": str(scenario), "state_dir": str(state_dir)}
     if fmt:
         options["format"] = fmt
     sim = get_format("sim")
-    invocation = sim.command(AgentRequest(prompt=prompt, resume_session_id=resume, options=options))
+    invocation = sim.command(
+        AgentRequest(prompt=prompt, resume_session_id=resume, operation=operation, options=options)
+    )
     parser = sim.parser()
     stderr: list[str] = []
     result = Runner(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict  # pydantic reads only this one on Python < 3.12
 
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
@@ -35,9 +36,44 @@ class AgentOutcome(BaseModel):
     model: str | None = None
 
 
+# Attempt n of a resampling strategy asks for seed + (n - 1) * SEED_STRIDE: far apart draws.
+SEED_STRIDE = 7919
+
+
+@dataclass(frozen=True)
+class AttemptOptions:
+    """What the retry strategy asks of one attempt; the defaults are a plain first call."""
+
+    strategy: str | None = None  # the strategy that built this attempt (audit, adaptive table)
+    retry_for: str | None = None  # the error category this retry addresses (audit)
+    seed_offset: int = 0  # resample: a fresh draw, offset from the configured seed
+    messages: tuple[Mapping[str, str], ...] | None = None  # history: the whole conversation
+    constrained: bool | None = None  # send the output schema as a decoding constraint
+    schema_optional: bool = False  # an endpoint that rejects the schema is called without it
+
+    def seed_for(self, seed: int | None) -> int | None:
+        """The seed this attempt uses, given the configured one."""
+        if seed is None or not self.seed_offset:
+            return seed
+        return seed + self.seed_offset * SEED_STRIDE
+
+    def audit_context(self) -> dict[str, Any]:
+        """What the audit envelope records about this attempt's strategy."""
+        if self.strategy is None:
+            return {}
+        context: dict[str, Any] = {"strategy": self.strategy, "constrained": bool(self.constrained)}
+        if self.retry_for is not None:
+            context["retry_for"] = self.retry_for
+        return context
+
+
 @dataclass(frozen=True)
 class AgentRequest:
-    """What to ask: the prompt plus per-call options every format may honour."""
+    """What to ask: the prompt, per-call settings, the format's own options and the attempt's.
+
+    ``options`` are the format's own (its ``options_type``, checked by ``check_options``);
+    ``operation`` names the task step (the scripted agent keeps its attempt counters by it).
+    """
 
     prompt: str
     resume_session_id: str | None = None
@@ -45,7 +81,9 @@ class AgentRequest:
     output_schema: dict[str, Any] | None = None
     max_turns: int | None = None
     extra_args: tuple[str, ...] = ()
-    options: dict[str, Any] = field(default_factory=dict)
+    operation: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    attempt: AttemptOptions = field(default_factory=AttemptOptions)
 
 
 @dataclass(frozen=True)
@@ -55,6 +93,34 @@ class Invocation:
     argv: list[str]
     stdin: str | None = None
     env: dict[str, str] = field(default_factory=dict)
+
+
+@with_config(extra="forbid")
+class NoOptions(TypedDict, total=False):
+    """A format without options of its own."""
+
+
+_ADAPTERS: dict[type[Mapping[str, Any]], TypeAdapter[Any]] = {}
+
+
+def check_options(
+    agent: str, options_type: type[Mapping[str, Any]], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Validate one format's options: unknown keys and wrong types are a clear ValueError."""
+    adapter = _ADAPTERS.get(options_type)
+    if adapter is None:
+        adapter = TypeAdapter(options_type)  # each options TypedDict forbids extra keys
+        _ADAPTERS[options_type] = adapter
+    try:
+        checked: dict[str, Any] = adapter.validate_python(dict(options))
+    except ValidationError as exc:
+        valid = ", ".join(sorted(options_type.__annotations__)) or "none"
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc']) or 'options'}: {error['msg']}"
+            for error in exc.errors()
+        )
+        raise ValueError(f"{agent} agent_options: {problems} (valid keys: {valid})") from None
+    return checked
 
 
 class EventParser(ABC):
@@ -80,10 +146,26 @@ class AgentFormat(ABC):
     # What an unattended run needs (permissions): the fixing application's per-agent defaults.
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
 
+    # The format's own options (a TypedDict); the operator's ``agent_options`` must fit it.
+    options_type: ClassVar[type[Mapping[str, Any]]] = NoOptions
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` validated against ``options_type``; ValueError naming the bad key."""
+        return check_options(cls.name, cls.options_type, options)
+
+    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+        """argv, stdin and env for ``request``; ValueError on options that do not fit the format."""
+        checked = replace(request, options=self.check_options(request.options))
+        return self.invocation(checked, base_command)
+
     @abstractmethod
-    def command(
-        self, request: AgentRequest, base_command: list[str] | None = None
-    ) -> Invocation: ...
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
+        """Build the invocation; ``request.options`` is already checked against ``options_type``."""
+
+    def completes_text(self, options: Mapping[str, Any]) -> bool:
+        """The model continues a text instead of answering a chat: feedback reads as a completion."""
+        return False
 
     @abstractmethod
     def parser(self) -> EventParser: ...

@@ -20,7 +20,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, cast
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from autofix.agents.base import (
     MAX_PROMPT_ARG_CHARS,
@@ -38,7 +41,6 @@ from autofix.agents.events import (
     as_int,
     as_str,
     clean_error,
-    output_format_option,
 )
 from autofix.agents.failures import (
     classify_error_text,
@@ -216,14 +218,25 @@ class ClaudeParser(JsonEventParser):
         return outcome
 
 
+@with_config(extra="forbid")
+class ClaudeOptions(TypedDict, total=False):
+    """``agent_options`` for ``agent="claude"``."""
+
+    output_format: Literal["stream-json", "json"]  # default stream-json
+    permission_mode: str  # e.g. "acceptEdits", "plan", "bypassPermissions"
+    max_budget_usd: float
+    allowed_tools: list[str]
+    append_system_prompt: str
+
+
 class ClaudeFormat(AgentFormat):
     """``claude -p PROMPT --output-format stream-json --verbose``.
 
-    ``request.options``: ``output_format`` ("stream-json" or "json"), ``permission_mode``,
-    ``max_budget_usd``, ``allowed_tools`` (list), ``append_system_prompt``.
+    Options: ClaudeOptions.
     """
 
     name: ClassVar[str] = "claude"
+    options_type: ClassVar[type[Mapping[str, Any]]] = ClaudeOptions
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("claude",)
     edits_files: ClassVar[bool] = True
@@ -236,10 +249,10 @@ class ClaudeFormat(AgentFormat):
         }
     )
 
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         argv = list(base_command or self.default_command)
-        options = request.options
-        output_format = output_format_option("claude", options, ("stream-json", "json"))
+        options = cast(ClaudeOptions, request.options)
+        output_format = options.get("output_format", "stream-json")
         stdin: str | None = None
         # commander reads a prompt starting with "-" as a flag; huge prompts overflow argv.
         if request.prompt.startswith("-") or len(request.prompt) > MAX_PROMPT_ARG_CHARS:
@@ -259,13 +272,13 @@ class ClaudeFormat(AgentFormat):
         if request.model:
             argv += ["--model", request.model]
         if options.get("permission_mode"):
-            argv += ["--permission-mode", str(options["permission_mode"])]
+            argv += ["--permission-mode", options["permission_mode"]]
         if options.get("max_budget_usd") is not None:
             argv += ["--max-budget-usd", str(options["max_budget_usd"])]
         if options.get("allowed_tools"):
-            argv += ["--allowedTools", ",".join(str(t) for t in options["allowed_tools"])]
+            argv += ["--allowedTools", ",".join(options["allowed_tools"])]
         if options.get("append_system_prompt"):
-            argv += ["--append-system-prompt", str(options["append_system_prompt"])]
+            argv += ["--append-system-prompt", options["append_system_prompt"]]
         argv += list(request.extra_args)
         return Invocation(argv=argv, stdin=stdin)
 

@@ -17,7 +17,10 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from autofix.agents.base import (
     MAX_PROMPT_ARG_CHARS,
@@ -184,13 +187,22 @@ def schema_file(schema: dict[str, Any]) -> Path:
     return path
 
 
+@with_config(extra="forbid")
+class CodexOptions(TypedDict, total=False):
+    """``agent_options`` for ``agent="codex"``."""
+
+    sandbox: str  # e.g. "workspace-write"
+    full_auto: bool
+
+
 class CodexFormat(AgentFormat):
     """``codex exec --json --skip-git-repo-check [...] PROMPT`` with an empty stdin.
 
-    ``request.options``: ``sandbox`` (e.g. "workspace-write"), ``full_auto`` (bool).
+    Options: CodexOptions.
     """
 
     name: ClassVar[str] = "codex"
+    options_type: ClassVar[type[Mapping[str, Any]]] = CodexOptions
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("codex",)
     edits_files: ClassVar[bool] = True
@@ -198,13 +210,13 @@ class CodexFormat(AgentFormat):
         {"sandbox": "workspace-write", "full_auto": True}
     )
 
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         argv = [*(base_command or self.default_command), "exec", "--json", "--skip-git-repo-check"]
-        options = request.options
+        options = cast(CodexOptions, request.options)
         if request.model:
             argv += ["--model", request.model]
         if options.get("sandbox"):
-            argv += ["--sandbox", str(options["sandbox"])]
+            argv += ["--sandbox", options["sandbox"]]
         if options.get("full_auto"):
             argv.append("--full-auto")
         if request.output_schema is not None:

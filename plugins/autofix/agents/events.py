@@ -83,15 +83,6 @@ class JsonDocReader:
             del self.non_json_tail[0]
 
 
-def output_format_option(agent: str, options: dict[str, Any], allowed: tuple[str, ...]) -> str:
-    """``options["output_format"]``, the first allowed one when unset; a clear error otherwise."""
-    chosen = str(options.get("output_format") or allowed[0])
-    if chosen not in allowed:
-        choices = " or ".join(repr(name) for name in allowed)
-        raise ValueError(f"{agent} output_format must be {choices}, got {chosen!r}")
-    return chosen
-
-
 def json_docs(text: str) -> list[Any]:
     """Every JSON value found in ``text`` (lines or pretty-printed documents)."""
     reader = JsonDocReader()

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, cast
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.events import (
@@ -27,7 +30,6 @@ from autofix.agents.events import (
     as_int,
     as_str,
     json_docs,
-    output_format_option,
 )
 from autofix.agents.failures import classify_error_text, no_terminal_failure, status_for_kind
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
@@ -260,22 +262,32 @@ def _stderr_error(stderr_tail: str) -> dict[str, Any] | None:
     return found
 
 
-class GeminiFormat(AgentFormat):
-    """``gemini -p PROMPT --output-format json`` (``options["output_format"]="stream-json"`` too).
+@with_config(extra="forbid")
+class GeminiOptions(TypedDict, total=False):
+    """``agent_options`` for ``agent="gemini"``."""
 
-    ``request.options``: ``output_format``, ``approval_mode`` (e.g. "yolo"), ``yolo`` (bool).
+    output_format: Literal["json", "stream-json"]  # default json
+    approval_mode: str  # e.g. "yolo", "auto_edit"
+    yolo: bool
+
+
+class GeminiFormat(AgentFormat):
+    """``gemini -p PROMPT --output-format json`` (or stream-json).
+
+    Options: GeminiOptions.
     """
 
     name: ClassVar[str] = "gemini"
+    options_type: ClassVar[type[Mapping[str, Any]]] = GeminiOptions
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("gemini",)
     edits_files: ClassVar[bool] = True
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"approval_mode": "yolo"})
 
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         argv = list(base_command or self.default_command)
-        options = request.options
-        output_format = output_format_option("gemini", options, ("json", "stream-json"))
+        options = cast(GeminiOptions, request.options)
+        output_format = options.get("output_format", "json")
         # "--prompt=VALUE" keeps a prompt that starts with "-" from being read as a flag.
         argv.append(f"--prompt={request.prompt}" if request.prompt.startswith("-") else "-p")
         if not request.prompt.startswith("-"):
@@ -286,7 +298,7 @@ class GeminiFormat(AgentFormat):
         if request.model:
             argv += ["--model", request.model]
         if options.get("approval_mode"):
-            argv += ["--approval-mode", str(options["approval_mode"])]
+            argv += ["--approval-mode", options["approval_mode"]]
         elif options.get("yolo"):
             argv.append("--yolo")
         argv += list(request.extra_args)

@@ -7,7 +7,11 @@ argument instead, and a ``{prompt}`` token in the command is replaced by it.
 from __future__ import annotations
 
 from collections import deque
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.events import BaseParser, add_error
@@ -48,13 +52,21 @@ class PlainParser(BaseParser):
         return outcome
 
 
+@with_config(extra="forbid")
+class PlainOptions(TypedDict, total=False):
+    """``agent_options`` for ``agent="plain"``."""
+
+    prompt_arg: bool  # append the prompt as the last argument instead of writing it to stdin
+
+
 class PlainFormat(AgentFormat):
     """Run ``base_command`` as given (it is required)."""
 
     name: ClassVar[str] = "plain"
     has_event_stream: ClassVar[bool] = False
+    options_type: ClassVar[type[Mapping[str, Any]]] = PlainOptions
 
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         if not base_command:
             raise ValueError("the plain format needs a command: pass command=[...]")
         has_token = any(PROMPT_TOKEN in arg for arg in base_command)
@@ -62,7 +74,7 @@ class PlainFormat(AgentFormat):
         argv += list(request.extra_args)
         if has_token:
             return Invocation(argv=argv)
-        if request.options.get("prompt_arg"):
+        if cast(PlainOptions, request.options).get("prompt_arg"):
             return Invocation(argv=[*argv, request.prompt])
         return Invocation(argv=argv, stdin=request.prompt)
 

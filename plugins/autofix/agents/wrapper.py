@@ -19,7 +19,11 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.claude import claude_result_verdict, claude_usage
@@ -176,17 +180,25 @@ class WrapperParser(JsonEventParser):
         outcome.failure_kind = kind or classify_error_text(error_text) or FailureKind.UNKNOWN
 
 
+@with_config(extra="forbid")
+class WrapperOptions(TypedDict, total=False):
+    """``agent_options`` for ``agent="wrapper"``."""
+
+    wrapper_options: dict[str, Any]  # passed as the stdin command's ``options`` (ClaudeCodeOptions)
+
+
 class WrapperFormat(AgentFormat):
     """Start the wrapper and send it one prompt command; stdin is closed after it.
 
     The command comes from ``base_command`` or ``$AUTOFIX_WRAPPER_COMMAND`` (shell words).
-    ``request.options`` other than those the operator owns go into the command's ``options``.
+    ``wrapper_options`` go into the command's ``options`` (see WrapperOptions).
     """
 
     name: ClassVar[str] = "wrapper"
+    options_type: ClassVar[type[Mapping[str, Any]]] = WrapperOptions
     supports_resume: ClassVar[bool] = True
 
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         argv = list(base_command or shlex.split(os.environ.get(WRAPPER_COMMAND_ENV, "")))
         if not argv:
             raise ValueError(
@@ -203,9 +215,7 @@ class WrapperFormat(AgentFormat):
 def prompt_command(request: AgentRequest) -> str:
     """The one stdin line: ``{"action": "prompt", "prompt": ..., "options": {...}}``."""
     options: dict[str, Any] = {"exit_on_complete": True}
-    wrapper_options = request.options.get("wrapper_options")
-    if isinstance(wrapper_options, dict):
-        options.update(wrapper_options)
+    options.update(cast(WrapperOptions, request.options).get("wrapper_options", {}))
     if request.resume_session_id:
         options["resume"] = request.resume_session_id  # the real ClaudeCodeOptions field
     if request.max_turns is not None:

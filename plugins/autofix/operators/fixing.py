@@ -9,6 +9,7 @@ and the project's settings at run time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,14 +146,21 @@ class _ProjectAgentOperator(AIWrapperOperator):
         kwargs.setdefault("prompt", "")
         super().__init__(**kwargs)
 
-    def _use(self, plan: ProjectPlan, prompt: str, timeout: float) -> None:
-        # Set at run time, after template rendering: error text in a prompt is never Jinja.
-        self.agent = plan.agent
-        self.model = plan.model
-        self.cwd = plan.project_path
-        self.agent_options = dict(plan.agent_options)
-        self.prompt = prompt
-        self.timeout = timeout
+    def run_for(
+        self, context: Context, plan: ProjectPlan, prompt: str, timeout: float
+    ) -> ParseResult:
+        """Run the agent on this project. The prompt is built at run time, after template
+        rendering, so error text quoted in it is never read as Jinja."""
+        spec = replace(
+            self._spec(context),
+            agent=plan.agent,
+            model=plan.model,
+            cwd=plan.project_path,
+            agent_options=dict(plan.agent_options),
+            prompt=prompt,
+            timeout=timeout,
+        )
+        return self.run_spec(context, spec)
 
 
 class ConfigureHooksOperator(_ProjectAgentOperator):
@@ -170,8 +178,9 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
             self.log.info("%s already exists in %s: no agent call", HOOKS_FILE, project)
             return None
         checks = plan.checks or choose_checks(plan, None)[0]
-        self._use(plan, hooks_prompt(plan, checks), plan.timeouts.configure_hooks)
-        result = super().execute(context)
+        result = self.run_for(
+            context, plan, hooks_prompt(plan, checks), plan.timeouts.configure_hooks
+        )
         try:
             sha = verify_hooks(project)
         except (FixingError, GitError) as exc:
@@ -202,8 +211,7 @@ class DiscoverTestsOperator(_ProjectAgentOperator):
             ti.xcom_push(key=TEST_CONFIG_KEY, value=lookup.config.model_dump(mode="json"))
             return None
         self.log.info("test config cache: %s", lookup.reason)
-        self._use(plan, discover_prompt(plan), plan.timeouts.discover_tests)
-        result = super().execute(context)
+        result = self.run_for(context, plan, discover_prompt(plan), plan.timeouts.discover_tests)
         try:
             test_config = TestConfig.model_validate(result.data)
         except ValueError as exc:  # fail-safe: a "success" without a valid answer is not one
@@ -279,8 +287,7 @@ class FixOperator(_ProjectAgentOperator):
         prepared = pull_prepared(context, self.task_id)
         plan = prepared.plan
         prompt = fix_prompt(plan, previous, pull_test_config(context, self.task_id))
-        self._use(plan, prompt, plan.timeouts.fix)
-        result = super().execute(context)
+        result = self.run_for(context, plan, prompt, plan.timeouts.fix)
         commits = commits_since(plan.project_path, previous.snapshot.head)
         if commits:
             for commit in commits:

@@ -26,7 +26,23 @@ if TYPE_CHECKING:
     from airflow.sdk import Context
     from pydantic import BaseModel
 
+    from autofix.task.agent_task import AgentTask
     from autofix.validation import AttemptPolicy
+
+
+class RetryGroupAttemptOperator(AIWrapperOperator):
+    """One attempt of a retry group: attempt ``len(previous) + 1``, fed the earlier ones' errors."""
+
+    def __init__(
+        self, *, previous_attempts: Sequence[str], group_attempts: int, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.previous_attempts = list(previous_attempts)
+        self.group_attempts = group_attempts
+
+    def _run(self, context: Context, task: AgentTask) -> ParseResult:
+        history = pull_results(context, self.previous_attempts)
+        return task.run_group_attempt(history, self.group_attempts)
 
 
 class RetryGroupSucceededOperator(BaseOperator):
@@ -139,7 +155,7 @@ def retry_with_feedback(
         )
         previous_check: ParseResultBranchOperator | None = None
         for n in range(1, max_attempts + 1):
-            attempt = AIWrapperOperator(
+            attempt = RetryGroupAttemptOperator(
                 task_id=f"attempt_{n}",
                 agent=agent,
                 prompt=prompt,
@@ -147,8 +163,8 @@ def retry_with_feedback(
                 output_schema=output_schema,
                 max_attempts=1,
                 fail_on_error=False,
-                feedback_from=attempt_ids[: n - 1],
-                max_group_attempts=max_attempts,
+                previous_attempts=attempt_ids[: n - 1],
+                group_attempts=max_attempts,
                 **operator_kwargs,
             )
             check = ParseResultBranchOperator(

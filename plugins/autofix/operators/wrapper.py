@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from airflow.sdk import BaseOperator
 from airflow.sdk.exceptions import AirflowException, AirflowFailException
 
+from autofix.agents.registry import format_class
 from autofix.config import AutofixConfig, load_config
 from autofix.errors import ConfigError
-from autofix.operators.results import FAILED_RESULT_KEY, pull_result, pull_results
+from autofix.operators.results import FAILED_RESULT_KEY, pull_result
 from autofix.result import ParseResult, RetryClass
-from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext, secret_env_values
+from autofix.task.agent_task import AgentTask
+from autofix.task.spec import AgentTaskSpec, TraceContext, secret_env_values
 from autofix.validation.strategies import check_strategy
 
 if TYPE_CHECKING:
@@ -36,6 +38,17 @@ def load_task_config(operation: str, path: str | None = None) -> AutofixConfig:
         return load_config(path)
     except ConfigError as exc:
         raise AirflowFailException(f"[{operation}] {exc}") from exc
+
+
+def _check_option_names(agent: str, options: dict[str, Any]) -> None:
+    """A misspelt agent option fails at DAG parse time; values are checked after rendering."""
+    known = format_class(agent).options_type.__annotations__
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(
+            f"agent_options for {agent!r}: unknown {', '.join(map(repr, unknown))}; "
+            f"valid: {', '.join(sorted(known)) or 'none'}"
+        )
 
 
 def build_recorder(config: AutofixConfig) -> AuditRecorder:
@@ -96,8 +109,6 @@ class AIWrapperOperator(BaseOperator):
         retry_enabled: bool | None = None,
         model: str | None = None,
         agent_options: dict[str, Any] | None = None,
-        feedback_from: Sequence[str] | None = None,
-        max_group_attempts: int | None = None,
         config_path: str | None = None,
         audit: bool = True,
         retry_strategy: str | None = None,
@@ -123,26 +134,22 @@ class AIWrapperOperator(BaseOperator):
         self.retry_enabled = retry_enabled
         self.model = model
         self.agent_options = agent_options or {}
-        # None: an ordinary task. A list (empty for attempt 1): one attempt of a retry group.
-        self.feedback_from = list(feedback_from) if feedback_from is not None else None
-        self.max_group_attempts = max_group_attempts
+        _check_option_names(agent, self.agent_options)
         self.config_path = config_path
         self.audit = audit
         # Retry strategy (validation.strategy in config/autofix.yaml when None).
-        if retry_strategy is not None:
-            self.agent_options["retry_strategy"] = check_strategy(retry_strategy)
-        if constrained is not None:
-            self.agent_options["constrained"] = constrained
+        self.retry_strategy = check_strategy(retry_strategy) if retry_strategy else None
+        self.constrained = constrained
         # agent="openai": an Airflow Connection with the base URL (host) and key (password).
         self.conn_id = conn_id
         self._task: AgentTask | None = None
 
     # -- execution ----------------------------------------------------------------------
 
-    def _mask_env(self) -> None:
+    def _mask_env(self, env: dict[str, str]) -> None:
         from airflow.sdk.log import mask_secret
 
-        for value in secret_env_values(self.env):
+        for value in secret_env_values(env):
             mask_secret(value)
 
     def _connection_settings(self) -> tuple[dict[str, str], dict[str, Any]]:
@@ -197,32 +204,36 @@ class AIWrapperOperator(BaseOperator):
             output_schema=self.output_schema,
             max_attempts=self.max_attempts,
             retry_enabled=self.retry_enabled,
+            retry_strategy=self.retry_strategy,
+            constrained=self.constrained,
             patterns=self.patterns,
         )
 
     def execute(self, context: Context) -> ParseResult:
-        config = load_task_config(self.operation, self.config_path)
-        self._mask_env()
-        trace = task_trace(context)
+        return self.run_spec(context, self._spec(context))
+
+    def run_spec(self, context: Context, spec: AgentTaskSpec) -> ParseResult:
+        """Run ``spec`` as this task: log, audit, push the verdict, raise by retry class."""
+        config = load_task_config(spec.operation, self.config_path)
+        self._mask_env(spec.env)
         recorder = build_recorder(config) if self.audit else None
         task = AgentTask(
-            self._spec(context),
+            spec,
             config=config,
-            trace=trace,
+            trace=task_trace(context),
             recorder=recorder,
             log=self.log,  # type: ignore[arg-type]
         )
         self._task = task
         try:
-            if self.feedback_from is not None:
-                history = pull_results(context, self.feedback_from)
-                result = task.run_group_attempt(history, self.max_group_attempts)
-            else:
-                result = task.run()
+            result = self._run(context, task)
         finally:
             self._task = None
         self._log_summary(result)
         return self._finish(context, result)
+
+    def _run(self, context: Context, task: AgentTask) -> ParseResult:
+        return task.run()
 
     def _finish(self, context: Context, result: ParseResult) -> ParseResult:
         if result.success or not self.fail_on_error:

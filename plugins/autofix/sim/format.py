@@ -4,16 +4,18 @@
 with the parser of the scenario's declared format, so a simulated run goes through exactly the
 same parsing as the real CLI it imitates. Scenario runtime: :mod:`autofix.sim.simulator`.
 
-``request.options``: ``scenario`` (path or bundled name; else ``$AUTOFIX_SIM_SCENARIO``),
-``operation`` (attempt counters are per scenario and operation), ``format`` (overrides the
-scenario's), ``state_dir``, ``attempt`` (force a step, counter untouched).
+Options: SimOptions. Attempt counters are kept per scenario and ``AgentRequest.operation``.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from autofix.agents.base import (
     MAX_PROMPT_ARG_CHARS,
@@ -36,21 +38,32 @@ PARSER_FOR_OUTPUT: dict[str, str] = {
 }
 
 
+@with_config(extra="forbid")
+class SimOptions(TypedDict, total=False):
+    """``agent_options`` for ``agent="sim"``."""
+
+    scenario: str  # a path or a bundled name; default $AUTOFIX_SIM_SCENARIO
+    format: str  # overrides the scenario's output format
+    state_dir: str  # where the attempt counters live
+    attempt: int  # play this step; the counter is not touched
+
+
 class SimFormat(AgentFormat):
     """The offline scripted agent, speaking any of the other formats."""
 
     name: ClassVar[str] = "sim"
     supports_resume: ClassVar[bool] = True
     edits_files: ClassVar[bool] = True
+    options_type: ClassVar[type[Mapping[str, Any]]] = SimOptions
 
     def __init__(self) -> None:
         self.output_format: str | None = None  # set by command(); parser() follows it
 
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         from autofix.agents.wrapper import prompt_command
         from autofix.sim.simulator import load_scenario, resolve_scenario
 
-        options = request.options
+        options = cast(SimOptions, request.options)
         scenario_ref = options.get("scenario") or os.environ.get(SCENARIO_ENV)
         if not scenario_ref:
             raise ValueError(
@@ -70,12 +83,12 @@ class SimFormat(AgentFormat):
             "--format",
             fmt,
             "--operation",
-            str(options.get("operation") or "default"),
+            request.operation or "default",
         ]
         if options.get("state_dir"):
-            argv += ["--state-dir", str(options["state_dir"])]
+            argv += ["--state-dir", options["state_dir"]]
         if options.get("attempt") is not None:
-            argv += ["--attempt", str(int(options["attempt"]))]
+            argv += ["--attempt", str(options["attempt"])]
         if fmt == "wrapper":
             # Like the real wrapper: the prompt and the resume id travel in the stdin command.
             return Invocation(argv=argv, stdin=prompt_command(request))

@@ -1,34 +1,32 @@
 """One agent task end to end, without Airflow: run the agent, parse, validate, audit.
 
 The operators are thin shells around :class:`AgentTask`; the benchmark and the tests drive it
-directly too. Each attempt goes: AgentFormat.command → Runner (live lines) → EventParser +
-Classifier → ResponseParser → optional validation → audit record + events.
+directly too. Each attempt goes: AgentFormat.command → AttemptRunner (process, live log, event
+parser, classifiers, ResponseParser) → optional validation → audit record + events.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
 
-from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest
+from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
 from autofix.agents.registry import get_format
 from autofix.audit import AuditRecorder, BudgetExhaustedError, Envelope, EventName
 from autofix.audit.envelope import RetryPolicy
 from autofix.config import AutofixConfig
-from autofix.errors import AutofixError, RunnerError
+from autofix.errors import AutofixError
 from autofix.parser import ResponseParser
-from autofix.redact import is_secret_name, redact, register_secret
+from autofix.redact import register_secret
 from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
-from autofix.runner import Runner
-from autofix.task.livelog import LiveLog
+from autofix.task.attempt import AttemptRunner, LogLine
+from autofix.task.spec import AgentTaskSpec, TraceContext, attempt_policy, secret_env_values
 from autofix.validation import (
-    AdaptiveAdvisor,
     AttemptLoop,
     AttemptPolicy,
     AttemptRecord,
@@ -40,9 +38,6 @@ from autofix.validation import (
     ValidationRun,
     resolve_schema,
 )
-from autofix.validation.strategies import ADAPTIVE, SEED_STRIDE, check_strategy
-
-LogLine = Callable[[str], None]
 
 
 class AgentCallError(AutofixError):
@@ -51,86 +46,6 @@ class AgentCallError(AutofixError):
     def __init__(self, result: ParseResult) -> None:
         super().__init__(result.error_message or result.status.value)
         self.result = result
-
-
-@dataclass(frozen=True)
-class TraceContext:
-    """Who caused the call: the DAG run (trace) and the task try (causation)."""
-
-    trace_id: str
-    causation_id: str | None = None
-    tenant_id: str = "default"
-
-
-@dataclass
-class AgentTaskSpec:
-    """Everything one agent task needs, already rendered (no templates left)."""
-
-    agent: str
-    prompt: str
-    operation: str = ""
-    command: list[str] | None = None
-    cwd: str | None = None
-    env: dict[str, str] = field(default_factory=dict)
-    timeout: float | None = 3600.0
-    idle_timeout: float | None = None
-    grace: float = 10.0
-    model: str | None = None
-    agent_options: dict[str, Any] = field(default_factory=dict)
-    resume_session_id: str | None = None
-    output_schema: type[BaseModel] | str | None = None
-    max_attempts: int | None = None
-    retry_enabled: bool | None = None
-    patterns: str | None = None
-
-
-def apply_strategy_options(
-    policy: AttemptPolicy,
-    agent_options: Mapping[str, Any],
-    recorder: AuditRecorder | None,
-    samples: bool = False,
-) -> AttemptPolicy:
-    """Per-task strategy overrides from ``agent_options`` (``retry_strategy``, ``constrained``),
-    ``auto`` resolved for the agent (``samples``: it takes a seed and a schema), completion-style
-    feedback for ``mode: completions``, and the adaptive advisor's audit history."""
-    strategy = agent_options.get("retry_strategy")
-    if isinstance(strategy, str):
-        policy = replace(policy, strategy=check_strategy(strategy))
-    policy = policy.resolved(samples)
-    changes: dict[str, Any] = {}
-    if isinstance(agent_options.get("constrained"), bool):
-        # Asked for explicitly: an endpoint that rejects the schema is an error, not a hint.
-        changes["constrained"] = agent_options["constrained"]
-        changes["schema_optional"] = False
-    if agent_options.get("mode") == "completions":
-        changes["feedback_style"] = "completion"
-    if policy.strategy == ADAPTIVE and recorder is not None:
-        changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
-    return replace(policy, **changes) if changes else policy
-
-
-def secret_env_values(env: Mapping[str, str]) -> list[str]:
-    """Values of env vars whose names look secret; they are masked in every log."""
-    return [value for name, value in env.items() if value and is_secret_name(name)]
-
-
-class _ChunkFeed:
-    """Feeds the classifier in chunks: ten times faster than line by line."""
-
-    def __init__(self, feed: Callable[[str], None], size: int = 256) -> None:
-        self._feed = feed
-        self._size = size
-        self._lines: list[str] = []
-
-    def add(self, line: str) -> None:
-        self._lines.append(line)
-        if len(self._lines) >= self._size:
-            self.flush()
-
-    def flush(self) -> None:
-        if self._lines:
-            self._feed("\n".join(self._lines) + "\n")
-            self._lines = []
 
 
 def _answerable(result: ParseResult) -> bool:
@@ -174,12 +89,9 @@ class AgentTask:
         self.recorder = recorder
         self.parser = parser or ResponseParser(spec.patterns)
         self.log = log or logging.getLogger("autofix.task")
-        self._log_line = log_line or self.log.info
         self.format: AgentFormat = get_format(spec.agent)
-        self._runner: Runner | None = None
-        self._killed = False
+        self.attempts = AttemptRunner(spec, self.parser, self.log, log_line or self.log.info)
         self._last_envelope: Envelope | None = None
-        self._attempt_context: dict[str, Any] = {}  # retry strategy facts for the audit record
         self._base_policy: AttemptPolicy | None = None
         for secret in secret_env_values(spec.env):
             register_secret(secret)
@@ -188,23 +100,17 @@ class AgentTask:
 
     def kill(self) -> None:
         """Stop the running agent (process group); safe from another thread."""
-        self._killed = True
-        if self._runner is not None:
-            self._runner.kill()
-
-    @contextmanager
-    def _group(self, title: str) -> Iterator[None]:
-        # Airflow's log view folds ::group:: sections.
-        self._log_line(f"::group::{title}")
-        try:
-            yield
-        finally:
-            self._log_line("::endgroup::")
+        self.attempts.kill()
 
     # -- one attempt --------------------------------------------------------------------
 
     def _envelope(
-        self, prompt: str, attempt: int, schema: type[BaseModel] | None, model: str | None
+        self,
+        prompt: str,
+        attempt: int,
+        schema: type[BaseModel] | None,
+        model: str | None,
+        strategy: AttemptOptions,
     ) -> Envelope:
         previous = self._last_envelope
         causation = previous.envelope_id if previous is not None else self.trace.causation_id
@@ -217,7 +123,7 @@ class AgentTask:
             agent_type=self.format.name,
             model=model,
             instructions=prompt,
-            context={"cwd": self.spec.cwd or "", "attempt": attempt, **self._attempt_context},
+            context={"cwd": self.spec.cwd or "", "attempt": attempt, **strategy.audit_context()},
             expected_output_schema=schema.model_json_schema() if schema is not None else None,
             response_format="json_schema" if schema is not None else "text",
             retry_policy=RetryPolicy(max_attempts=self._policy().allowed_attempts),
@@ -232,23 +138,27 @@ class AgentTask:
         attempt: int = 1,
         resume_session_id: str | None = None,
         schema: type[BaseModel] | None = None,
-        extra_options: Mapping[str, Any] | None = None,
+        strategy: AttemptOptions | None = None,
         escalation: Escalation | None = None,
     ) -> ParseResult:
         """Run the agent once and return the parser's verdict (validation is not applied).
 
-        ``extra_options`` (from the retry strategy: seed, messages, constrained) go to the agent.
-        ``escalation`` may switch the agent or the model for this one call."""
+        ``strategy`` (seed offset, messages, constrained) is what the retry strategy asks of this
+        attempt. ``escalation`` may switch the agent or the model for this one call."""
         spec = self.spec
         operation = spec.operation
         exhausted = self._budget_exhausted()
         if exhausted is not None:
             return exhausted
-        agent_format, command = self.format, spec.command
+        strategy = strategy or AttemptOptions()
+        agent_format, command, options = self.format, spec.command, spec.agent_options
         if escalation is not None and escalation.agent and escalation.agent != spec.agent:
-            agent_format, command = get_format(escalation.agent), None
+            # Another agent: this task's options belong to its own agent's format.
+            agent_format, command, options = get_format(escalation.agent), None, {}
         model = (escalation.model if escalation is not None else None) or spec.model
-        envelope = self._envelope(prompt, attempt, schema, model) if self.recorder else None
+        envelope = (
+            self._envelope(prompt, attempt, schema, model, strategy) if self.recorder else None
+        )
         if self.recorder is not None and envelope is not None:
             self.recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=attempt)
         request = AgentRequest(
@@ -256,10 +166,12 @@ class AgentTask:
             resume_session_id=resume_session_id,
             model=model,
             output_schema=schema.model_json_schema() if schema is not None else None,
-            options={**spec.agent_options, **(extra_options or {}), "operation": operation},
+            operation=operation,
+            options=options,
+            attempt=strategy,
         )
         started = time.monotonic()
-        result = self._execute(request, attempt, agent_format, command)
+        result = self.attempts.run(request, attempt, agent_format, command)
         result = result.model_copy(
             update={"duration_s": round(time.monotonic() - started, 3), "agent": spec.agent}
         )
@@ -311,134 +223,28 @@ class AgentTask:
             attempt_number=result.attempt,
         )
 
-    def _execute(
-        self,
-        request: AgentRequest,
-        attempt: int,
-        agent_format: AgentFormat,
-        command: list[str] | None,
-    ) -> ParseResult:
-        spec = self.spec
-        operation = spec.operation
-        try:
-            invocation = agent_format.command(request, command)
-        except (ValueError, OSError) as exc:
-            return self._config_failure(f"cannot build the {agent_format.name} command: {exc}")
-        events = agent_format.parser()
-        stream_events = agent_format.has_event_stream
-        stderr_classifier = self.parser.classifier(operation, stream="stderr")
-        stdout_classifier = None if stream_events else self.parser.classifier(operation, "stdout")
-        stderr_batch = _ChunkFeed(stderr_classifier.feed)
-        stdout_batch = _ChunkFeed(stdout_classifier.feed) if stdout_classifier else None
-        live = LiveLog(self._log_line)
-
-        def on_stdout(line: str) -> None:
-            if stdout_batch is not None:
-                stdout_batch.add(line)
-            else:
-                events.feed(line)
-            live.line(line)
-
-        def on_stderr(line: str) -> None:
-            stderr_batch.add(line)
-            live.line("[stderr] " + line)
-
-        try:
-            runner = Runner(
-                invocation.argv,
-                stdin=invocation.stdin,
-                env={**spec.env, **invocation.env},
-                cwd=spec.cwd,
-                timeout=spec.timeout,
-                idle_timeout=spec.idle_timeout,
-                grace=spec.grace,
-                on_stdout=on_stdout,
-                on_stderr=on_stderr,
-            )
-        except (RunnerError, ValueError) as exc:
-            return self._config_failure(str(exc))
-        self._runner = runner
-        if self._killed:
-            runner.kill()
-        argv_shown = " ".join(invocation.argv[:3]) + (" …" if len(invocation.argv) > 3 else "")
-        with self._group(f"{agent_format.name} output: {operation or 'agent'} attempt {attempt}"):
-            self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
-            try:
-                with live:
-                    run = runner.run()
-            except RunnerError as exc:
-                return self._config_failure(str(exc))
-            except Exception as exc:  # a crash of our own machinery is reported, never hidden
-                return self.parser.parse(None, operation=operation, crash=exc)
-            finally:
-                self._runner = None
-        stderr_batch.flush()
-        if stdout_batch is not None:
-            stdout_batch.flush()
-        outcome: AgentOutcome | None = (
-            events.finish(run.exit_code, run.stderr_tail) if stream_events else None
-        )
-        timeout_hit: float | None = None
-        if run.timed_out is not None:
-            timeout_hit = run.timeout_s or spec.timeout or run.duration_s
-        result = self.parser.parse(
-            run.exit_code,
-            stderr_classifier.finish(),
-            stdout_classifier.finish() if stdout_classifier is not None else "",
-            operation=operation,
-            agent_outcome=outcome,
-            has_event_stream=stream_events,
-            timed_out_after=timeout_hit,
-            signal_name=None if run.timed_out else run.signal_name,
-        )
-        if outcome is not None and outcome.structured_output is not None and result.data is None:
-            result = result.model_copy(update={"data": outcome.structured_output})
-        return result
-
-    def _config_failure(self, message: str) -> ParseResult:
-        return ParseResult(
-            success=False,
-            status=Status.FAILED,
-            operation=self.spec.operation,
-            retry_class=RetryClass.PERMANENT,
-            error_message=format_error_message(self.spec.operation, [message]),
-            agent=self.spec.agent,
-        )
-
     # -- the task -----------------------------------------------------------------------
 
     def _policy(self) -> AttemptPolicy:
         # Built once per task: the adaptive strategy reads the whole audit store to build it.
         if self._base_policy is None:
-            policy = AttemptPolicy.from_settings(
-                self.config.validation,
-                max_attempts=self.spec.max_attempts,
-                retry_enabled=self.spec.retry_enabled,
-            )
-            self._base_policy = apply_strategy_options(
-                policy, self.spec.agent_options, self.recorder, samples=self.format.samples
-            )
+            self._base_policy = attempt_policy(self.spec, self.config, self.format, self.recorder)
         return self._base_policy
 
     def _validator(self, schema: type[BaseModel]) -> OutputValidator:
         return OutputValidator(schema, strict_repairs=self.config.validation.strict_repairs)
 
-    def _strategy_options(self, request: AttemptRequest) -> dict[str, Any]:
-        """What the retry strategy adds to this attempt's agent options, and its audit facts."""
-        self._attempt_context = {"strategy": request.strategy, "constrained": request.constrained}
-        if request.retry_for is not None:
-            self._attempt_context["retry_for"] = request.retry_for
-        options: dict[str, Any] = {}
-        seed = self.spec.agent_options.get("seed")
-        if request.seed_offset and isinstance(seed, int):
-            options["seed"] = seed + request.seed_offset * SEED_STRIDE
-        if request.messages is not None:
-            options["messages"] = [dict(message) for message in request.messages]
-        # Always set: the strategy's choice overrides a ``constrained`` in agent_options.
-        options["constrained"] = request.constrained
-        if request.constrained and self._policy().schema_optional:
-            options["schema_optional"] = True
-        return options
+    def _attempt_options(self, request: AttemptRequest) -> AttemptOptions:
+        """What the retry strategy asks of the agent for this attempt."""
+        return AttemptOptions(
+            strategy=request.strategy,
+            retry_for=request.retry_for,
+            seed_offset=request.seed_offset,
+            messages=request.messages,
+            # Always set: the strategy's choice overrides the agent's own default.
+            constrained=request.constrained,
+            schema_optional=request.constrained and self._policy().schema_optional,
+        )
 
     def run(self) -> ParseResult:
         """One call, or the validated attempt loop when ``output_schema`` is set."""
@@ -465,7 +271,7 @@ class AgentTask:
                 attempt=request.attempt,
                 resume_session_id=session,
                 schema=schema,
-                extra_options=self._strategy_options(request),
+                strategy=self._attempt_options(request),
                 escalation=request.escalation,
             )
             result = result.model_copy(update={"attempt": request.attempt})
@@ -540,7 +346,7 @@ class AgentTask:
             attempt=attempt,
             resume_session_id=resume,
             schema=schema,
-            extra_options=self._strategy_options(request),
+            strategy=self._attempt_options(request),
             escalation=request.escalation,
         )
         result = result.model_copy(update={"attempt": attempt, "attempts": attempt})

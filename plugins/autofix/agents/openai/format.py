@@ -1,20 +1,10 @@
 """``agent="openai"``: any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server, gateways).
 
 The request runs in the bundled client subprocess (``autofix.agents.openai.client``), so it goes
-through the same runner, parser, validation and audit path as the CLI agents. Settings come from
-``agent_options`` (operator) or ``AgentRequest.options``:
-
-    base_url     http://127.0.0.1:8012/v1 (default: $AUTOFIX_OPENAI_BASE_URL, $OPENAI_BASE_URL)
-    mode         "chat" (default) or "completions" (base models: few-shot, completion-style prompts)
-    temperature, seed, max_tokens, stop, timeout_s, max_retries, extra_body
-    api_key_env  the env var holding the key (default OPENAI_API_KEY); the operator fills it from
-                 an Airflow Connection when ``conn_id`` is given
-    constrained  send the output schema: ``constrained_as`` "json_schema" (OpenAI, vLLM; the
-                 default in chat mode), "json_object" (llama-cpp-python chat) or "grammar"
-                 (llama.cpp GBNF; the default in completions mode)
-
-Per attempt, the retry strategy may add ``seed`` (resample), ``messages`` (history) and
-``constrained``; see ``autofix.validation.strategies``.
+through the same runner, parser, validation and audit path as the CLI agents. Settings are the
+``agent_options`` (OpenAIOptions). Per attempt, the retry strategy adds a seed offset
+(resample), the conversation (history) and whether the schema is a constraint
+(``AgentRequest.attempt``; see ``autofix.validation.strategies``).
 """
 
 from __future__ import annotations
@@ -22,32 +12,47 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
+
+from pydantic import with_config
+from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.events import JsonEventParser, add_error, as_int
-from autofix.agents.openai.client import DEFAULT_API_KEY_ENV, ClientRequest
+from autofix.agents.openai.client import DEFAULT_API_KEY_ENV, ClientRequest, ConstrainedAs, Mode
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 BASE_URL_ENVS = ("AUTOFIX_OPENAI_BASE_URL", "OPENAI_BASE_URL")
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CLIENT_MODULE = "autofix.agents.openai.client"
 
-# Options the client understands; anything else in agent_options is the operator's business.
-_CLIENT_KEYS = (
-    "mode",
-    "temperature",
-    "seed",
-    "max_tokens",
-    "stop",
-    "timeout_s",
-    "max_retries",
-    "api_key_env",
-    "extra_body",
-    "constrained",
-    "constrained_as",
-    "schema_optional",
-    "messages",
+
+@with_config(extra="forbid")
+class OpenAIOptions(TypedDict, total=False):
+    """``agent_options`` for ``agent="openai"``."""
+
+    # Default: $AUTOFIX_OPENAI_BASE_URL, $OPENAI_BASE_URL, then https://api.openai.com/v1.
+    base_url: str
+    model: str  # when the task sets no model
+    mode: Mode  # "chat" (default) or "completions" (base models: completion-style prompts)
+    temperature: float
+    seed: int
+    max_tokens: int
+    stop: list[str]
+    timeout_s: float
+    max_retries: int
+    # The env var holding the key (default OPENAI_API_KEY); filled from ``conn_id`` by the operator.
+    api_key_env: str
+    extra_body: dict[str, Any]
+    # How a schema travels when it is a constraint: "json_schema" (OpenAI, vLLM; the chat
+    # default), "json_object" (llama-cpp-python chat) or "grammar" (llama.cpp GBNF; the
+    # completions default).
+    constrained_as: ConstrainedAs
+
+
+_CLIENT_KEYS = tuple(
+    key for key in OpenAIOptions.__annotations__ if key not in ("base_url", "model", "seed")
 )
 
 _KINDS: dict[str, FailureKind] = {
@@ -62,7 +67,7 @@ _KINDS: dict[str, FailureKind] = {
 }
 
 
-def base_url_from(options: dict[str, Any], environ: dict[str, str] | None = None) -> str:
+def base_url_from(options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     explicit = options.get("base_url")
     if isinstance(explicit, str) and explicit:
@@ -75,16 +80,21 @@ def base_url_from(options: dict[str, Any], environ: dict[str, str] | None = None
 
 def client_request(request: AgentRequest) -> ClientRequest:
     """The client's request for this AgentRequest (raises ValueError on bad options)."""
-    options = request.options
+    options = cast(OpenAIOptions, request.options)
+    attempt = request.attempt
     data: dict[str, Any] = {
         "base_url": base_url_from(options),
         "prompt": request.prompt,
         "model": request.model or options.get("model"),
         "json_schema": request.output_schema,
+        "seed": attempt.seed_for(options.get("seed")),
+        "messages": [dict(m) for m in attempt.messages] if attempt.messages is not None else None,
+        "constrained": attempt.constrained,
+        "schema_optional": attempt.schema_optional or None,
     }
     for key in _CLIENT_KEYS:
-        if options.get(key) is not None:
-            data[key] = options[key]
+        data[key] = options.get(key)
+    data = {key: value for key, value in data.items() if value is not None}
     data.setdefault("api_key_env", DEFAULT_API_KEY_ENV)
     return ClientRequest.from_json(data)
 
@@ -172,9 +182,10 @@ class OpenAIFormat(AgentFormat):
     """
 
     name: ClassVar[str] = "openai"
+    options_type: ClassVar[type[Mapping[str, Any]]] = OpenAIOptions
     samples: ClassVar[bool] = True
 
-    def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
+    def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         payload = client_request(request)
         argv = list(base_command) if base_command else [sys.executable, "-m", CLIENT_MODULE]
         body = {key: getattr(payload, key) for key in payload.__dataclass_fields__}
@@ -182,3 +193,6 @@ class OpenAIFormat(AgentFormat):
 
     def parser(self) -> EventParser:
         return OpenAIParser()
+
+    def completes_text(self, options: Mapping[str, Any]) -> bool:
+        return options.get("mode") == "completions"

@@ -1,0 +1,85 @@
+"""What one agent task is: its rendered settings, who caused it, and the attempt policy it uses."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import BaseModel
+
+from autofix.agents.base import AgentFormat
+from autofix.audit import AuditRecorder
+from autofix.config import AutofixConfig
+from autofix.redact import is_secret_name
+from autofix.validation import AdaptiveAdvisor, AttemptPolicy
+from autofix.validation.strategies import ADAPTIVE, check_strategy
+
+
+@dataclass(frozen=True)
+class TraceContext:
+    """Who caused the call: the DAG run (trace) and the task try (causation)."""
+
+    trace_id: str
+    causation_id: str | None = None
+    tenant_id: str = "default"
+
+
+@dataclass
+class AgentTaskSpec:
+    """Everything one agent task needs, already rendered (no templates left).
+
+    ``agent_options`` are the agent format's own (e.g. ClaudeOptions); ``retry_strategy`` and
+    ``constrained`` override ``validation.strategy`` / the schema-as-constraint choice.
+    """
+
+    agent: str
+    prompt: str
+    operation: str = ""
+    command: list[str] | None = None
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    timeout: float | None = 3600.0
+    idle_timeout: float | None = None
+    grace: float = 10.0
+    model: str | None = None
+    agent_options: dict[str, Any] = field(default_factory=dict)
+    resume_session_id: str | None = None
+    output_schema: type[BaseModel] | str | None = None
+    max_attempts: int | None = None
+    retry_enabled: bool | None = None
+    retry_strategy: str | None = None
+    constrained: bool | None = None
+    patterns: str | None = None
+
+
+def attempt_policy(
+    spec: AgentTaskSpec,
+    config: AutofixConfig,
+    agent_format: AgentFormat,
+    recorder: AuditRecorder | None,
+) -> AttemptPolicy:
+    """The validation policy for ``spec``: config, the task's overrides, ``auto`` resolved for
+    the agent, completion-style feedback for text-completing models, and the adaptive advisor's
+    audit history."""
+    policy = AttemptPolicy.from_settings(
+        config.validation, max_attempts=spec.max_attempts, retry_enabled=spec.retry_enabled
+    )
+    if spec.retry_strategy is not None:
+        policy = replace(policy, strategy=check_strategy(spec.retry_strategy))
+    policy = policy.resolved(agent_format.samples)
+    changes: dict[str, Any] = {}
+    if spec.constrained is not None:
+        # Asked for explicitly: an endpoint that rejects the schema is an error, not a hint.
+        changes["constrained"] = spec.constrained
+        changes["schema_optional"] = False
+    if agent_format.completes_text(spec.agent_options):
+        changes["feedback_style"] = "completion"
+    if policy.strategy == ADAPTIVE and recorder is not None:
+        changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
+    return replace(policy, **changes) if changes else policy
+
+
+def secret_env_values(env: Mapping[str, str]) -> list[str]:
+    """Values of env vars whose names look secret; they are masked in every log."""
+    return [value for name, value in env.items() if value and is_secret_name(name)]
