@@ -20,7 +20,7 @@ from airflow.sdk import DAG, Param, task_group
 from autofix.agents.registry import coding_agents
 from autofix.config import load_config
 from autofix.fixing.app import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
-from autofix.fixing.checks import KNOWN_CHECKS
+from autofix.fixing.checks.model import KNOWN_CHECKS
 from autofix.operators.fixing import (
     CheckOperator,
     ConfigureHooksOperator,

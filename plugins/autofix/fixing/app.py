@@ -27,16 +27,11 @@ from autofix.agents.registry import coding_agents, format_class
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
 from autofix.fixing import gitops
-from autofix.fixing.checks import (
-    KNOWN_CHECKS,
-    CheckReport,
-    counts_by_tool,
-    detect_checks,
-    error_count,
-    normalize_check,
-    render_issues,
-    run_checks,
-)
+from autofix.fixing.checks.detect import detect_checks
+from autofix.fixing.checks.model import KNOWN_CHECKS, CheckReport, counts_by_tool, error_count
+from autofix.fixing.checks.report import render_issues
+from autofix.fixing.checks.run import run_checks
+from autofix.fixing.checks.tools import normalize_check
 from autofix.fixing.circuit import DEFAULT_PATIENCE, IterationRecord, LoopState, Verdict, evaluate
 
 HOOKS_FILE = ".pre-commit-config.yaml"
