@@ -7,7 +7,7 @@ commit at a time, until the checks pass or it stops making progress.
 
 Every agent call (configure_hooks, discover_tests, fix_k) is its own task with its own log.
 fix_k skips once the checks are clean, the circuit breaker tripped (2 iterations without a new
-commit or fewer errors) or ``max_iterations`` is reached. The logic lives in ``autofix.fixing.app``.
+commit or fewer errors) or ``max_iterations`` is reached. The logic lives in ``autofix.fixing``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from airflow.sdk import DAG, Param, task_group
 
 from autofix.agents.registry import coding_agents
 from autofix.config import load_config
-from autofix.fixing.app import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
-from autofix.fixing.checks import KNOWN_CHECKS
+from autofix.fixing.checks.model import KNOWN_CHECKS
+from autofix.fixing.plan import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
 from autofix.operators.fixing import (
     CheckOperator,
     ConfigureHooksOperator,

@@ -41,7 +41,7 @@ with DAG(
         agent="openai",
         model=MODEL_NAME,
         prompt="{{ discover_tests_prompt(params.project_path) }}",
-        output_schema="autofix.fixing.app:TestConfig",
+        output_schema="autofix.fixing.testconfig:TestConfig",
         max_attempts=3,
         retry_strategy=os.environ.get("AUTOFIX_LOCAL_STRATEGY", "auto"),
         agent_options={

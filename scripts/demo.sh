@@ -66,7 +66,7 @@ set -e
 echo
 "$BIN/python" - "$DEMO/logs/autofix/runs" <<'PY'
 import sys
-from autofix.fixing.app import load_summaries, render_summary
+from autofix.fixing.summary import load_summaries, render_summary
 summaries = load_summaries(sys.argv[1])
 if not summaries:
     print("no summary was written (the run stopped before its summary task)")

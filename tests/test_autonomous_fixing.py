@@ -14,8 +14,9 @@ from airflow_support import DagRunOutcome, run_dag_file
 
 from autofix.audit import JsonlStore
 from autofix.fixing import gitops
-from autofix.fixing.app import HOOKS_FILE
-from autofix.fixing.checks import error_count, run_checks
+from autofix.fixing.checks.model import error_count
+from autofix.fixing.checks.run import run_checks
+from autofix.fixing.plan import HOOKS_FILE
 from autofix.result import ParseResult, Status
 
 pytestmark = pytest.mark.airflow

@@ -11,25 +11,25 @@ from pathlib import Path
 
 import pytest
 
-from autofix.fixing import checks
-from autofix.fixing.checks import (
+from autofix.fixing.checks import tools as checks
+from autofix.fixing.checks.detect import detect_checks
+from autofix.fixing.checks.model import (
     TOOL_FAILED,
     TOOL_MISSING,
     TOOL_TIMEOUT,
     CheckIssue,
     CheckReport,
-    detect_checks,
     error_count,
-    group_issues,
-    normalize_check,
+)
+from autofix.fixing.checks.parsers import (
     parse_eslint_json,
     parse_junit_xml,
     parse_mypy_text,
     parse_tsc_text,
-    render_issues,
-    run_check,
-    run_checks,
 )
+from autofix.fixing.checks.report import group_issues, render_issues
+from autofix.fixing.checks.run import run_check, run_checks
+from autofix.fixing.checks.tools import normalize_check
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:

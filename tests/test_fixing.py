@@ -1,4 +1,4 @@
-"""autofix.fixing.app without Airflow: plans, prepare on real git repos, the cache, loop state, prompts."""
+"""autofix.fixing without Airflow: plans, prepare on real git repos, the cache, loop state, prompts."""
 
 from __future__ import annotations
 
@@ -10,26 +10,19 @@ import pytest
 from autofix.config import AutofixConfig, load_config
 from autofix.errors import FixingError
 from autofix.fixing import gitops
-from autofix.fixing.app import (
+from autofix.fixing.circuit import LoopState
+from autofix.fixing.loop import CheckSnapshot, advance, baseline, fix_skip_reason, snapshot
+from autofix.fixing.plan import ProjectPlan, plan_projects
+from autofix.fixing.prepare import prepare, verify_hooks
+from autofix.fixing.prompts import fix_prompt
+from autofix.fixing.summary import (
     AgentCalls,
-    CheckSnapshot,
-    ProjectPlan,
     ProjectSummary,
-    TestConfig,
-    TestConfigCache,
-    advance,
-    baseline,
-    fix_prompt,
-    fix_skip_reason,
     load_summaries,
-    plan_projects,
-    prepare,
     render_summary,
-    snapshot,
-    verify_hooks,
     write_summary,
 )
-from autofix.fixing.circuit import LoopState
+from autofix.fixing.testconfig import TestConfig, TestConfigCache
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample_project"

@@ -91,7 +91,7 @@ class AlertSettings(_Section):
 
 
 class FixingSettings(_Section):
-    """autofix.fixing.app: the autonomous_fixing DAG (read when the DAG file is parsed and per run)."""
+    """autofix.fixing: the autonomous_fixing DAG (read when the DAG file is parsed and per run)."""
 
     projects: list[str] = Field(default_factory=list)  # fixed when a run names no project
     agent_retries: int = Field(default=2, ge=0, le=10)  # Airflow retries of agent tasks (transient)

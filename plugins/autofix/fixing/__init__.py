@@ -1,4 +1,17 @@
-"""The autonomous-fixing application: plan, prepare, prompts, the check/fix loop, summary.
+"""The autonomous-fixing application: an agent fixes a repository's checks, one commit at a time.
 
-The ``autonomous_fixing`` DAG wires these steps (``autofix.operators.fixing``). No Airflow here.
+The ``autonomous_fixing`` DAG wires one task per step (``autofix.operators.fixing``)::
+
+    plan → prepare → configure_hooks → discover_tests → check_0 → fix_1 → check_1 → … → summary
+
+- ``plan``: one ``ProjectPlan`` per project, from the run's params and the config.
+- ``prepare``: a clean tree on the work branch; after configure_hooks, the hooks file checked.
+- ``prompts``: what the agent is asked in configure_hooks, discover_tests and fix_k.
+- ``testconfig``: discover_tests' answer, its cache, and the checks a run uses.
+- ``loop``: a check snapshot per iteration and the loop state; ``circuit`` says when to stop.
+- ``summary``: each project's outcome, written per run.
+- ``checks/``: the real check tools, run and parsed; ``gitops``: the git calls.
+
+Values crossing task boundaries are plain JSON dicts of these models, so the Airflow UI shows
+them as readable XComs. No Airflow here.
 """

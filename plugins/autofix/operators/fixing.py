@@ -18,30 +18,19 @@ from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException
 
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
-from autofix.fixing.app import (
-    HOOKS_FILE,
+from autofix.fixing.loop import (
     LoopStatus,
-    Prepared,
-    ProjectPlan,
-    TestConfig,
     advance,
-    agent_calls,
     baseline,
-    cache_for,
-    choose_checks,
     commits_since,
-    discover_prompt,
-    fix_prompt,
     fix_skip_reason,
-    hooks_prompt,
-    plan_projects,
-    prepare,
-    render_summary,
     snapshot,
-    summarize,
-    verify_hooks,
-    write_summary,
 )
+from autofix.fixing.plan import HOOKS_FILE, ProjectPlan, plan_projects
+from autofix.fixing.prepare import Prepared, prepare, verify_hooks
+from autofix.fixing.prompts import discover_prompt, fix_prompt, hooks_prompt
+from autofix.fixing.summary import agent_calls, render_summary, summarize, write_summary
+from autofix.fixing.testconfig import TestConfig, cache_for, choose_checks
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config
 from autofix.result import ParseResult

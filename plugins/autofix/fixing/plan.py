@@ -1,0 +1,154 @@
+"""One plan per project of a run: the run's params and the config resolved and validated."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from autofix.agents.registry import coding_agents, format_class
+from autofix.config import AutofixConfig, resolve
+from autofix.errors import FixingError
+from autofix.fixing.checks.tools import normalize_check
+
+# Defaults a run's params may override, and the hooks file that configure_hooks writes.
+HOOKS_FILE = ".pre-commit-config.yaml"
+DEFAULT_SCENARIO = "sample_project"
+DEFAULT_WORK_BRANCH = "autofix/fixes"
+
+
+def slug(text: str, limit: int = 60) -> str:
+    """A file-name-safe form of a run id or path."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:limit] or "x"
+
+
+class Timeouts(BaseModel):
+    """Seconds per operation; an agent call past its timeout is killed (process group)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    configure_hooks: float = Field(default=600, gt=0)
+    discover_tests: float = Field(default=300, gt=0)
+    fix: float = Field(default=1800, gt=0)
+    checks: float = Field(default=600, gt=0)  # each check tool separately
+
+
+class ProjectPlan(BaseModel):
+    """Everything one project's run needs, resolved from the run's params and the config."""
+
+    project_path: str
+    work_branch: str = DEFAULT_WORK_BRANCH
+    agent: str = "sim"
+    model: str | None = None
+    max_iterations: int = Field(default=5, ge=1)
+    checks: list[str] = Field(default_factory=list)  # empty: discovered, else detected
+    timeouts: Timeouts = Field(default_factory=Timeouts)
+    agent_options: dict[str, Any] = Field(default_factory=dict)
+    test_config_max_age_hours: float = Field(default=24.0, ge=0)
+    index: int = 0
+
+    @field_validator("agent")
+    @classmethod
+    def _known_agent(cls, value: str) -> str:
+        agents = coding_agents()
+        if value not in agents:
+            raise ValueError(f"unknown agent {value!r}; choose from: {', '.join(agents)}")
+        return value
+
+    @field_validator("checks")
+    @classmethod
+    def _known_checks(cls, value: list[str]) -> list[str]:
+        return [normalize_check(check) for check in value]
+
+
+def _project_entries(params: Mapping[str, Any], config: AutofixConfig) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    single = str(params.get("project_path") or "").strip()
+    if single:
+        entries.append({"project_path": single})
+    for item in params.get("projects") or []:
+        if isinstance(item, str) and item.strip():
+            entries.append({"project_path": item.strip()})
+        elif isinstance(item, Mapping) and item.get("project_path"):
+            entries.append(dict(item))
+        else:
+            raise FixingError(
+                f"projects: {item!r} is neither a path nor a mapping with project_path"
+            )
+    if not entries:
+        entries = [{"project_path": path} for path in config.fixing.projects]
+    return entries
+
+
+def plan_projects(
+    params: Mapping[str, Any],
+    config: AutofixConfig,
+    *,
+    run_id: str,
+    max_iterations_cap: int | None = None,
+) -> list[ProjectPlan]:
+    """One plan per project named by the run (``project_path``, ``projects``) or the config.
+
+    Per-project mappings in ``projects`` may override any param, e.g.
+    ``{"project_path": "/repos/api", "agent": "codex"}``. With the ``sim`` agent the
+    scenario and an attempt-counter directory private to this run are filled in, so every
+    run replays its scenario from the start.
+    """
+    entries = _project_entries(params, config)
+    if not entries:
+        raise FixingError(
+            "no project to fix: set project_path (or projects) in the run's conf / trigger "
+            "form, or fixing.projects in config/autofix.yaml"
+        )
+    seen: set[str] = set()
+    plans = []
+    for index, entry in enumerate(entries):
+        merged = {**params, **entry}
+        path = str(resolve(str(merged["project_path"])).resolve())
+        if path in seen:
+            raise FixingError(f"project {path} is listed twice; each project runs once per run")
+        seen.add(path)
+        agent = str(merged.get("agent") or "sim")
+        max_iterations = int(merged.get("max_iterations") or 5)
+        if max_iterations_cap is not None and max_iterations > max_iterations_cap:
+            raise FixingError(
+                f"max_iterations={max_iterations} but the DAG has {max_iterations_cap} fix "
+                "tasks; raise fixing.max_unrolled_iterations in config/autofix.yaml"
+            )
+        options = {
+            **(format_class(agent).default_options if agent in coding_agents() else {}),
+            **dict(merged.get("agent_options") or {}),
+        }
+        if agent == "sim":
+            options.setdefault("scenario", str(merged.get("scenario") or DEFAULT_SCENARIO))
+            options.setdefault(
+                "state_dir",
+                str(resolve(config.fixing.cache_dir) / "sim-state" / slug(run_id) / str(index)),
+            )
+        timeouts = {
+            name: merged[f"{name}_timeout"]
+            for name in Timeouts.model_fields
+            if merged.get(f"{name}_timeout") is not None
+        }
+        max_age = merged.get("test_config_max_age_hours")
+        try:
+            plan = ProjectPlan(
+                project_path=path,
+                work_branch=str(merged.get("work_branch") or DEFAULT_WORK_BRANCH),
+                agent=agent,
+                model=merged.get("model") or None,
+                max_iterations=max_iterations,
+                checks=list(merged.get("checks") or []),
+                timeouts=Timeouts(**timeouts),
+                agent_options=options,
+                test_config_max_age_hours=(
+                    config.fixing.test_config_max_age_hours if max_age is None else max_age
+                ),
+                index=index,
+            )
+        except (ValidationError, ValueError) as exc:
+            raise FixingError(f"project {path}: {exc}") from exc
+        plans.append(plan)
+    return plans
