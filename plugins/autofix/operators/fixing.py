@@ -1,4 +1,4 @@
-"""Airflow glue for the ``autonomous_fixing`` DAG: one task per step of ``autofix.fixing.app``.
+"""Airflow glue for the ``autonomous_fixing`` DAG: one task per step of ``autofix.fixing``.
 
 Every task after ``plan`` runs inside a task group mapped over the run's projects, so each
 reads its siblings' XComs at its own map index. Agent calls are AIWrapperOperator subclasses:
