@@ -377,7 +377,8 @@ def run(
     """Run the CLI to its end, or end it from outside.
 
     At ``timeout_s``: SIGTERM to the process group, then SIGKILL after ``grace_s`` (what
-    autofix's runner does). As soon as ``stop_when(stdout so far)`` is true, or at
+    autofix's runner does). As soon as ``stop_when(stdout so far)`` is true (checked on every
+    stdout chunk and every 20 ms), or at
     ``stop_after_s``: ``stop_signal`` to the group (SIGKILL: a killed run; SIGINT: Ctrl-C),
     then SIGKILL after ``grace_s`` if it is still there.
     """
@@ -421,6 +422,8 @@ def run(
     stop_at = started + stop_after_s if stop_after_s is not None else None
     while proc.poll() is None:
         now = time.monotonic()
+        if stop_when is not None and not stop_now.is_set() and stop_when(bytes(out)):
+            stop_now.set()  # also polled here: a condition may watch the server, not stdout
         if stop_now.is_set() or (stop_at is not None and now >= stop_at):
             stopped_by = stop_signal.name
             _signal_group(proc, stop_signal)

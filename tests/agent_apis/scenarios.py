@@ -84,6 +84,7 @@ class Stop:
 
     signal: Literal["SIGKILL", "SIGINT"]
     when_stdout_has: str | None = None  # as soon as stdout contains this text
+    when_requests: int | None = None  # or once the server has received this many model calls
     after_s: float | None = None  # or this long after the start
 
 
@@ -537,7 +538,7 @@ def _stop_cases(cli: str, cut: Callable[[], Reply]) -> Iterator[Case]:
         "killed",
         KILLED,
         lambda c: [HANG],
-        stop=Stop("SIGKILL", after_s=2.5),
+        stop=Stop("SIGKILL", when_requests=1),
         variant=2,
         description="SIGKILL while the request is still unanswered",
     )
@@ -546,7 +547,7 @@ def _stop_cases(cli: str, cut: Callable[[], Reply]) -> Iterator[Case]:
         "timeout",
         TIMEOUT,
         lambda c: [HANG],
-        timeout_s=4.0,
+        timeout_s=6.0,
         description="the server never answers; SIGTERM at the wall-clock timeout, SIGKILL 2 s later",
     )
     yield Case(
@@ -554,7 +555,7 @@ def _stop_cases(cli: str, cut: Callable[[], Reply]) -> Iterator[Case]:
         "timeout",
         TIMEOUT,
         lambda c: [cut()],
-        timeout_s=4.0,
+        timeout_s=6.0,
         variant=2,
         description="partial text, then the stream stalls until the wall-clock timeout",
     )
@@ -1310,7 +1311,7 @@ def gemini_cases() -> Iterator[Case]:
     yield Case(
         cli, "stream_dropped", CONNECTION, lambda c: [G.text(PARTIAL, drop_after=0)], variant=2
     )
-    yield Case(cli, "connection_refused", CONNECTION, None, timeout_s=10.0)
+    yield Case(cli, "connection_refused", CONNECTION, None, timeout_s=25.0)
     yield Case(cli, "connection_refused", CONNECTION, lambda c: [RESET], variant=2)
     yield Case(
         cli,

@@ -32,6 +32,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,19 @@ def _placeholders(text: str, port: int, sandbox: Path, invocation: Invocation) -
 SECRET_ENV = ("KEY", "TOKEN", "SECRET")
 
 
+def _stop_condition(case: Case, server: ScriptedServer | None) -> Callable[[bytes], bool] | None:
+    stop = case.stop
+    if stop is None:
+        return None
+    if stop.when_stdout_has:
+        marker = stop.when_stdout_has.encode()
+        return lambda out: marker in out
+    if stop.when_requests is not None and server is not None:
+        wanted = stop.when_requests
+        return lambda out: len(server.model_requests()) >= wanted
+    return None
+
+
 def capture(case: Case, out_dir: Path) -> dict[str, Any]:
     cli = CLIS[case.cli]
     sandbox = Sandbox(SANDBOX_ROOT / case.cli / case.fixture_name)
@@ -102,13 +116,12 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
     try:
         invocation = cli.invocation(base_url, sandbox, case.options)
         stop = case.stop
-        marker = stop.when_stdout_has.encode() if stop and stop.when_stdout_has else None
         result = run(
             invocation,
             timeout_s=case.timeout_s,
             grace_s=2.0,
             stop_signal=signal.Signals[stop.signal] if stop else signal.SIGKILL,
-            stop_when=(lambda out: marker in out) if marker else None,
+            stop_when=_stop_condition(case, server),
             stop_after_s=stop.after_s if stop else None,
         )
     finally:
@@ -156,6 +169,7 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
         else {
             "signal": case.stop.signal,
             "when_stdout_has": case.stop.when_stdout_has,
+            "when_requests": case.stop.when_requests,
             "after_s": case.stop.after_s,
         },
         "timeout_s": case.timeout_s,
