@@ -77,6 +77,8 @@ class RunOptions:
     extra_args: Sequence[str] = ()
     extra_env: Mapping[str, str] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)  # gemini settings.json overrides
+    # gemini --skip-trust / codex --skip-git-repo-check; False reproduces the untrusted-dir exit
+    trust_workspace: bool = True
 
 
 @dataclass(frozen=True)
@@ -250,7 +252,7 @@ class CodexCli(AgentCli):
             str(self.binary),
             "exec",
             "--json",
-            "--skip-git-repo-check",
+            *(["--skip-git-repo-check"] if options.trust_workspace else []),
             "--ephemeral",
             "--color",
             "never",
@@ -329,7 +331,7 @@ class GeminiCli(AgentCli):
         settings_path.write_text(text)
         argv = [
             str(self.binary),
-            "--skip-trust",
+            *(["--skip-trust"] if options.trust_workspace else []),
             "--output-format",
             options.output_format,
             "--model",

@@ -45,6 +45,8 @@ NEW_KINDS: dict[str, str] = {
     "empty_answer": "the run ended without any answer text; invalid output",
     "killed": "the process was killed (SIGKILL) from outside; transient",
     "cancelled": "the run was interrupted (SIGINT / exit 130); transient",
+    "config": "the CLI refused to start with this setup (untrusted work dir, bad settings); "
+    "permanent",
 }
 
 PROMPT = "Reply with the word pong."
@@ -82,10 +84,12 @@ class Context:
 class Stop:
     """How the capture ends the run from outside (the CLI is not allowed to finish)."""
 
-    signal: Literal["SIGKILL", "SIGINT"]
+    # SIGTERM stands for autofix's wall-clock timeout: SIGTERM to the group, SIGKILL 2 s later.
+    signal: Literal["SIGKILL", "SIGINT", "SIGTERM"]
     when_stdout_has: str | None = None  # as soon as stdout contains this text
     when_requests: int | None = None  # or once the server has received this many model calls
     after_s: float | None = None  # or this long after the start
+    hold_s: float = 0.0  # wait this long after the condition holds (a hung request, a stall)
 
 
 @dataclass(frozen=True)
@@ -139,6 +143,8 @@ KILLED = _t("killed", "transient")
 TIMEOUT = _t("timeout", "transient")
 CANCELLED = _t("cancelled", "transient")
 STRUCTURED = _t("structured_output", "invalid_output")
+CONFIG = _t("config", "permanent", "untrusted_workspace")
+BUDGET = _t("budget", "permanent", "cli_max_budget_usd")
 PARTIAL = "Here is the first part of the answer, and then"
 HANG = Reply(hang=True, label="hang")
 RESET = Reply(reset=True, label="reset")
@@ -507,6 +513,19 @@ def claude_cases() -> Iterator[Case]:
         variant=2,
     )
     yield from _stop_cases(cli, lambda: _claude_cut(KILL_MARKER))
+    for v, budget in enumerate(("0.01", "0.25"), 1):
+        yield Case(
+            cli,
+            "max_budget",
+            BUDGET,
+            lambda c: [
+                A.tool_call("Read", {"file_path": str(c.work / "README.md")}, input_tokens=900_000),
+                A.text("done"),
+            ],
+            RunOptions(extra_args=("--max-budget-usd", budget)),
+            variant=v,
+            description="claude's own --max-budget-usd cap (error_max_budget_usd)",
+        )
     yield Case(
         cli,
         "json_format_success",
@@ -547,17 +566,18 @@ def _stop_cases(cli: str, cut: Callable[[], Reply]) -> Iterator[Case]:
         "timeout",
         TIMEOUT,
         lambda c: [HANG],
-        timeout_s=6.0,
-        description="the server never answers; SIGTERM at the wall-clock timeout, SIGKILL 2 s later",
+        stop=Stop("SIGTERM", when_requests=1, hold_s=2.0),
+        description="the server never answers; 2 s after the request, what autofix's "
+        "wall-clock timeout does: SIGTERM to the group, SIGKILL 2 s later",
     )
     yield Case(
         cli,
         "timeout",
         TIMEOUT,
         lambda c: [cut()],
-        timeout_s=6.0,
+        stop=Stop("SIGTERM", when_stdout_has=STOP_MARKER, hold_s=2.0),
         variant=2,
-        description="partial text, then the stream stalls until the wall-clock timeout",
+        description="partial text, then the stream stalls; SIGTERM 2 s into the stall",
     )
     yield Case(
         cli,
@@ -998,6 +1018,14 @@ def codex_cases() -> Iterator[Case]:
         variant=2,
     )
     yield from _stop_cases(cli, lambda: _codex_cut(KILL_MARKER))
+    yield Case(
+        cli,
+        "untrusted_workspace",
+        CONFIG,
+        lambda c: [O.text("pong")],
+        RunOptions(trust_workspace=False),
+        description="no --skip-git-repo-check in a directory that is not a git repository",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1441,6 +1469,14 @@ def gemini_cases() -> Iterator[Case]:
         variant=2,
     )
     yield from _stop_cases(cli, lambda: _gemini_cut(KILL_MARKER))
+    yield Case(
+        cli,
+        "untrusted_workspace",
+        CONFIG,
+        lambda c: [G.text("pong")],
+        RunOptions(trust_workspace=False),
+        description="no --skip-trust: headless runs in an untrusted folder exit 55",
+    )
     yield Case(
         cli,
         "json_format_success",

@@ -88,13 +88,33 @@ def _stop_condition(case: Case, server: ScriptedServer | None) -> Callable[[byte
     stop = case.stop
     if stop is None:
         return None
+    condition: Callable[[bytes], bool]
     if stop.when_stdout_has:
         marker = stop.when_stdout_has.encode()
-        return lambda out: marker in out
-    if stop.when_requests is not None and server is not None:
-        wanted = stop.when_requests
-        return lambda out: len(server.model_requests()) >= wanted
-    return None
+
+        def condition(out: bytes) -> bool:
+            return marker in out
+
+    elif stop.when_requests is not None and server is not None:
+        wanted, api = stop.when_requests, server
+
+        def condition(out: bytes) -> bool:
+            return len(api.model_requests()) >= wanted
+
+    else:
+        return None
+    if stop.hold_s <= 0:
+        return condition
+    held_since: list[float] = []
+
+    def held(out: bytes) -> bool:
+        if not held_since:
+            if condition(out):
+                held_since.append(time.monotonic())
+            return False
+        return time.monotonic() - held_since[0] >= stop.hold_s
+
+    return held
 
 
 def capture(case: Case, out_dir: Path) -> dict[str, Any]:
@@ -163,7 +183,7 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
         "sandbox": str(sandbox.root),
         "exit_code": result.exit_code,
         "signal": result.signal,
-        "stopped_by": result.stopped_by,
+        "stopped_by": "timeout" if result.stopped_by == "SIGTERM" else result.stopped_by,
         "stop": None
         if case.stop is None
         else {
@@ -171,6 +191,7 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
             "when_stdout_has": case.stop.when_stdout_has,
             "when_requests": case.stop.when_requests,
             "after_s": case.stop.after_s,
+            "hold_s": case.stop.hold_s,
         },
         "timeout_s": case.timeout_s,
         "duration_s": round(result.duration_s, 2),
