@@ -170,7 +170,7 @@ def observe(cli: str, stdout: bytes, stderr: bytes) -> dict[str, Any]:
         for e in events
         if e.get("type") == "error" or e.get("subtype") == "api_retry"
     ]
-    counts = Counter(c for c in candidates if c)
+    counts = Counter(c for c in candidates if len(c) >= 20 and re.search(r"[A-Za-z]{4}", c))
     top = counts.most_common(1)
     out["most_repeated"] = (
         {"line": top[0][0], "times": top[0][1]} if top and top[0][1] > 1 else None
@@ -186,9 +186,20 @@ CLIS = ("claude", "codex", "gemini")
 
 
 def load_metas(out_dir: Path) -> list[dict[str, Any]]:
+    """Every capture's meta.json, its ``observed`` block recomputed from stdout/stderr (and
+    written back when this module's reading of the output changed)."""
     metas = []
     for path in sorted(out_dir.glob("*/*/meta.json")):
-        metas.append(json.loads(path.read_text()))
+        meta = json.loads(path.read_text())
+        observed = observe(
+            meta["cli"],
+            (path.parent / "stdout").read_bytes(),
+            (path.parent / "stderr").read_bytes(),
+        )
+        if observed != meta.get("observed"):
+            meta["observed"] = observed
+            path.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+        metas.append(meta)
     return metas
 
 
@@ -235,7 +246,7 @@ def render(metas: list[dict[str, Any]]) -> str:
                 statuses = "refused"
             end = f"{m['signal']}" if m.get("signal") else str(m.get("exit_code"))
             if m.get("stopped_by"):
-                end += f" (we sent {m['stopped_by']})"
+                end += f" (stopped by us: {m['stopped_by']})"
             rep = obs.get("most_repeated")
             rep_text = f"{rep['times']}× `{_short(rep['line'], 60)}`" if rep else ""
             terminal = _short(obs.get("terminal", ""), 80).replace("|", "\\|")
