@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 LLM_STAMP := $(VENV)/.installed-local-llm
 export AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES := airflow.* autofix.*
 
-.PHONY: venv test lint typecheck pytest demo up clean llm-up llm-down llm-status
+.PHONY: venv test lint typecheck pytest demo up clean llm-up llm-down llm-status agent-clis
 
 venv: $(STAMP)
 
@@ -39,6 +39,11 @@ demo: $(STAMP) $(if $(filter local,$(AGENT)),$(LLM_STAMP))
 
 up: $(STAMP)
 	@bash scripts/up.sh
+
+# The real agent CLIs for the end-to-end tests, pinned in config/agent-clis.txt, installed once
+# into .agents/node_modules/.bin (~870 MB, ~20-35 s with a cold npm cache; a no-op when current).
+agent-clis:
+	@bash scripts/install_agent_clis.sh
 
 clean:
 	rm -rf $(VENV) .airflow .pytest_cache .mypy_cache .ruff_cache
