@@ -134,7 +134,8 @@ class AIWrapperOperator(BaseOperator):
         self.retry_enabled = retry_enabled
         self.model = model
         self.agent_options = agent_options or {}
-        _check_option_names(agent, self.agent_options)
+        if isinstance(self.agent_options, dict):  # not an XComArg or a mapped argument
+            _check_option_names(agent, self.agent_options)
         self.config_path = config_path
         self.audit = audit
         # Retry strategy (validation.strategy in config/autofix.yaml when None).
