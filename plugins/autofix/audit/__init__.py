@@ -27,7 +27,7 @@ from autofix.audit.events import (
 from autofix.audit.metrics import MetricsSnapshot, build_chains, compute_metrics, to_prometheus
 from autofix.audit.recorder import AuditRecorder
 from autofix.audit.report import Report, build_report, parse_since, render
-from autofix.audit.store import (
+from autofix.audit.stores import (
     AuditStore,
     JsonlStore,
     MemoryStore,

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from autofix.audit.envelope import Interaction, scrub
-from autofix.audit.store import AuditStore
+from autofix.audit.stores import AuditStore
 from autofix.config import AlertSettings
 from autofix.redact import redact
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from autofix.audit.store import AuditStore, Usage
+from autofix.audit.stores import AuditStore, Usage
 from autofix.config import BudgetSettings
 from autofix.errors import BudgetExhaustedError
 from autofix.redact import redact

@@ -27,7 +27,7 @@ from autofix.audit.metrics import (
     emit_write_failure,
     log_attempt,
 )
-from autofix.audit.store import AuditStore, build_store
+from autofix.audit.stores import AuditStore, build_store
 from autofix.config import AlertSettings, AutofixConfig, BudgetSettings
 from autofix.errors import AuditWriteError, BudgetExhaustedError
 from autofix.redact import redact
