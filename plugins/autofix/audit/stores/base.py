@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.events import AuditEvent
 
 log = logging.getLogger("autofix.audit")
+
+# What a store holds: attempts and events.
+Record = TypeVar("Record", Interaction, AuditEvent)
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,12 @@ def aware(moment: datetime) -> datetime:
 
 
 class AuditStore(ABC):
-    """The one query API. Subclasses implement the five primitives; the rest is shared."""
+    """The one query API. Subclasses implement the four primitives; the queries are shared.
+
+    A store that can narrow a query cheaply (a byte filter, a key prefix) overrides the
+    ``*_candidates`` hooks. They may yield records of other traces or envelopes; the queries
+    keep only exact matches, so every store answers alike.
+    """
 
     @abstractmethod
     def append(self, interaction: Interaction) -> None:
@@ -50,19 +58,30 @@ class AuditStore(ABC):
     def _iter_newest_first(self) -> Iterator[Interaction]:
         return reversed(list(self.iter_all()))
 
+    def _trace_candidates(self, trace_id: str) -> Iterable[Interaction]:
+        """Interactions that may belong to ``trace_id``, in recorded order."""
+        return self.iter_all()
+
+    def _trace_event_candidates(self, trace_id: str) -> Iterable[AuditEvent]:
+        """Events that may belong to ``trace_id``, in recorded order."""
+        return self.iter_events()
+
+    def _envelope_candidates(self, envelope_id: str) -> Iterable[Interaction]:
+        """Interactions that may belong to ``envelope_id``, newest first."""
+        return self._iter_newest_first()
+
     def events(self, trace_id: str) -> list[AuditEvent]:
-        return [event for event in self.iter_events() if event.trace_id == trace_id]
+        return [
+            event for event in self._trace_event_candidates(trace_id) if event.trace_id == trace_id
+        ]
 
     def get(self, envelope_id: str) -> Interaction | None:
         """The interaction of this envelope (its latest attempt if the id was reused)."""
-        found: Interaction | None = None
-        for interaction in self.iter_all():
-            if interaction.envelope_id == envelope_id:
-                found = interaction
-        return found
+        candidates = self._envelope_candidates(envelope_id)
+        return next((item for item in candidates if item.envelope_id == envelope_id), None)
 
     def by_trace(self, trace_id: str) -> list[Interaction]:
-        return [item for item in self.iter_all() if item.trace_id == trace_id]
+        return [item for item in self._trace_candidates(trace_id) if item.trace_id == trace_id]
 
     def recent(self, n: int, *, min_attempt: int = 1) -> list[Interaction]:
         """The ``n`` most recent interactions, newest first; ``min_attempt=2`` gives retries only."""
@@ -98,21 +117,22 @@ class AuditStore(ABC):
         return type(self).__name__
 
 
-def since_ok(recorded: datetime, since: datetime | None) -> bool:
-    return since is None or aware(recorded) >= aware(since)
+def record_time(record: Interaction | AuditEvent) -> datetime:
+    """When a record was made: ``recorded_at`` for an interaction, ``timestamp`` for an event."""
+    return record.recorded_at if isinstance(record, Interaction) else record.timestamp
 
 
-def load_interaction(data: dict[str, Any]) -> Interaction | None:
+def since_ok(record: Interaction | AuditEvent, since: datetime | None) -> bool:
+    return since is None or aware(record_time(record)) >= aware(since)
+
+
+def load_record(model: type[Record], data: dict[str, Any]) -> Record | None:
+    """A stored record, or None for one that does not validate (skipped, not fatal)."""
     try:
-        return Interaction.from_stored(data)
+        return model.from_stored(data)
     except ValueError:
-        log.debug("skipping an audit record that does not validate")
-        return None
-
-
-def load_event(data: dict[str, Any]) -> AuditEvent | None:
-    try:
-        return AuditEvent.from_stored(data)
-    except ValueError:
-        log.debug("skipping an audit event that does not validate")
+        log.debug(
+            "skipping an audit %s that does not validate",
+            "event" if model is AuditEvent else "record",
+        )
         return None

@@ -8,18 +8,31 @@ import fcntl
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.events import AuditEvent
-from autofix.audit.stores.base import AuditStore, Usage, aware, load_event, load_interaction
+from autofix.audit.stores.base import AuditStore, Record, Usage, aware, load_record
 from autofix.errors import AuditWriteError
 
 _READ_CHUNK = 1 << 20
-_KIND_INTERACTION = b'{"kind":"interaction"'
-_KIND_EVENT = b'{"kind":"event"'
+
+
+@dataclass(frozen=True)
+class _Kind(Generic[Record]):
+    """One record kind as it sits on a line: pydantic writes ``kind`` first, so a line's
+    prefix says its kind before it is parsed."""
+
+    model: type[Record]
+    prefix: bytes
+    time_key: str
+
+
+_INTERACTIONS = _Kind(Interaction, b'{"kind":"interaction"', "recorded_at")
+_EVENTS = _Kind(AuditEvent, b'{"kind":"event"', "timestamp")
 
 
 def _parse_line(line: bytes) -> dict[str, Any] | None:
@@ -179,13 +192,12 @@ class JsonlStore(AuditStore):
 
     def _raw(
         self,
-        prefix: bytes,
+        kind: _Kind[Any],
         since: datetime | None = None,
         needle: bytes | None = None,
         newest_first: bool = False,
     ) -> Iterator[dict[str, Any]]:
         """Parsed records of one kind; ``needle`` is a cheap byte filter applied before parsing."""
-        time_key = "recorded_at" if prefix is _KIND_INTERACTION else "timestamp"
         segments = self.segments()
         if since is not None:
             cutoff = aware(since).timestamp() * 1e9
@@ -197,7 +209,7 @@ class JsonlStore(AuditStore):
         for segment in segments:
             lines = self._lines_reversed(segment) if newest_first else self._lines(segment)
             for line in lines:
-                if not line.startswith(prefix):
+                if not line.startswith(kind.prefix):
                     if line.strip() and not line.startswith(b'{"kind":'):
                         skipped += 1
                     continue
@@ -208,58 +220,53 @@ class JsonlStore(AuditStore):
                     skipped += 1
                     continue
                 if since is not None:
-                    moment = _recorded_at(data, time_key)
+                    moment = _recorded_at(data, kind.time_key)
                     if moment is None or moment < aware(since):
                         continue
                 yield data
         self.skipped_lines = skipped
 
+    def _records(
+        self,
+        kind: _Kind[Record],
+        since: datetime | None = None,
+        needle: bytes | None = None,
+        newest_first: bool = False,
+    ) -> Iterator[Record]:
+        """The records of ``_raw`` that validate."""
+        for data in self._raw(kind, since, needle, newest_first):
+            record = load_record(kind.model, data)
+            if record is not None:
+                yield record
+
     def iter_all(self, since: datetime | None = None) -> Iterator[Interaction]:
-        for data in self._raw(_KIND_INTERACTION, since):
-            interaction = load_interaction(data)
-            if interaction is not None:
-                yield interaction
+        return self._records(_INTERACTIONS, since)
 
     def iter_events(self, since: datetime | None = None) -> Iterator[AuditEvent]:
-        for data in self._raw(_KIND_EVENT, since):
-            event = load_event(data)
-            if event is not None:
-                yield event
+        return self._records(_EVENTS, since)
 
     def _iter_newest_first(self) -> Iterator[Interaction]:
-        for data in self._raw(_KIND_INTERACTION, newest_first=True):
-            interaction = load_interaction(data)
-            if interaction is not None:
-                yield interaction
+        return self._records(_INTERACTIONS, newest_first=True)
 
-    def events(self, trace_id: str) -> list[AuditEvent]:
-        needle = _json_field(b"trace_id", trace_id)
-        loaded = (load_event(d) for d in self._raw(_KIND_EVENT, needle=needle))
-        return [e for e in loaded if e is not None and e.trace_id == trace_id]
+    def _trace_candidates(self, trace_id: str) -> Iterator[Interaction]:
+        return self._records(_INTERACTIONS, needle=_json_field(b"trace_id", trace_id))
 
-    def get(self, envelope_id: str) -> Interaction | None:
+    def _trace_event_candidates(self, trace_id: str) -> Iterator[AuditEvent]:
+        return self._records(_EVENTS, needle=_json_field(b"trace_id", trace_id))
+
+    def _envelope_candidates(self, envelope_id: str) -> Iterator[Interaction]:
         needle = _json_field(b"envelope_id", envelope_id)
-        for data in self._raw(_KIND_INTERACTION, needle=needle, newest_first=True):
-            interaction = load_interaction(data)
-            if interaction is not None and interaction.envelope_id == envelope_id:
-                return interaction
-        return None
-
-    def by_trace(self, trace_id: str) -> list[Interaction]:
-        needle = _json_field(b"trace_id", trace_id)
-        loaded = (load_interaction(d) for d in self._raw(_KIND_INTERACTION, needle=needle))
-        return [i for i in loaded if i is not None and i.trace_id == trace_id]
+        return self._records(_INTERACTIONS, needle=needle, newest_first=True)
 
     def failures(
         self, limit: int | None = None, since: datetime | None = None
     ) -> list[Interaction]:
         picked: list[Interaction] = []
         # Newest first, stopping early when a limit is given.
-        for data in self._raw(
-            _KIND_INTERACTION, since=since, needle=b'"success":false', newest_first=True
+        for interaction in self._records(
+            _INTERACTIONS, since=since, needle=b'"success":false', newest_first=True
         ):
-            interaction = load_interaction(data)
-            if interaction is None or interaction.result.success:
+            if interaction.result.success:
                 continue
             picked.append(interaction)
             if limit is not None and len(picked) >= limit:
@@ -270,7 +277,7 @@ class JsonlStore(AuditStore):
         # Budgets run before every call: count on raw dicts, no model validation.
         needle = _json_field(b"trace_id", trace_id) if trace_id is not None else None
         calls, cost, tokens = 0, 0.0, 0
-        for data in self._raw(_KIND_INTERACTION, since=since, needle=needle):
+        for data in self._raw(_INTERACTIONS, since=since, needle=needle):
             envelope = data.get("envelope") or {}
             result = data.get("result") or {}
             if trace_id is not None and envelope.get("trace_id") != trace_id:

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.events import AuditEvent
-from autofix.audit.stores.base import AuditStore, since_ok
+from autofix.audit.stores.base import AuditStore, Record, since_ok
 
 
 class MemoryStore(AuditStore):
@@ -21,22 +21,24 @@ class MemoryStore(AuditStore):
         self._lock = threading.Lock()
 
     def append(self, interaction: Interaction) -> None:
-        # Round-trip through JSON so readers see exactly what a real store would keep.
-        stored = Interaction.from_stored(json.loads(interaction.model_dump_json()))
-        with self._lock:
-            self._interactions.append(stored)
+        self._keep(self._interactions, interaction)
 
     def append_event(self, event: AuditEvent) -> None:
-        stored = AuditEvent.from_stored(json.loads(event.model_dump_json()))
-        with self._lock:
-            self._events.append(stored)
+        self._keep(self._events, event)
 
     def iter_all(self, since: datetime | None = None) -> Iterator[Interaction]:
-        with self._lock:
-            items = list(self._interactions)
-        return (item for item in items if since_ok(item.recorded_at, since))
+        return self._since(self._interactions, since)
 
     def iter_events(self, since: datetime | None = None) -> Iterator[AuditEvent]:
+        return self._since(self._events, since)
+
+    def _keep(self, records: list[Record], record: Record) -> None:
+        # Round-trip through JSON so readers see exactly what a real store would keep.
+        stored = type(record).from_stored(json.loads(record.model_dump_json()))
         with self._lock:
-            items = list(self._events)
-        return (item for item in items if since_ok(item.timestamp, since))
+            records.append(stored)
+
+    def _since(self, records: list[Record], since: datetime | None) -> Iterator[Record]:
+        with self._lock:
+            items = list(records)
+        return (item for item in items if since_ok(item, since))

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.events import AuditEvent
-from autofix.audit.stores.base import AuditStore, aware, load_event, load_interaction, since_ok
+from autofix.audit.stores.base import (
+    AuditStore,
+    Record,
+    aware,
+    load_record,
+    record_time,
+    since_ok,
+)
 from autofix.errors import AuditWriteError
 from autofix.redact import redact
 
@@ -202,62 +209,50 @@ class S3Store(AuditStore):
     def _is_event_key(key: str) -> bool:
         return "/events/" in key
 
-    def _interactions(
-        self, keys: list[tuple[datetime, str]], since: datetime | None
-    ) -> list[Interaction]:
-        loaded: list[Interaction] = []
-        for _, key in keys:
-            if self._is_event_key(key) or not key.endswith(".json"):
-                continue
-            data = self._get_json(key)
-            interaction = load_interaction(data) if data else None
-            if interaction is not None and since_ok(interaction.recorded_at, since):
-                loaded.append(interaction)
-        loaded.sort(key=lambda item: aware(item.recorded_at))
+    def _interaction_keys(self, listed: list[tuple[datetime, str]]) -> list[str]:
+        # Attempts are the .json objects outside ``events/``.
+        return [key for _, key in listed if not self._is_event_key(key) and key.endswith(".json")]
+
+    def _load(self, model: type[Record], key: str) -> Record | None:
+        data = self._get_json(key)
+        return load_record(model, data) if data else None
+
+    def _load_sorted(
+        self, model: type[Record], keys: list[str], since: datetime | None
+    ) -> list[Record]:
+        """The records at ``keys`` made at or after ``since``, oldest first."""
+        loaded = [
+            record
+            for key in keys
+            if (record := self._load(model, key)) is not None and since_ok(record, since)
+        ]
+        loaded.sort(key=lambda record: aware(record_time(record)))
         return loaded
 
     def iter_all(self, since: datetime | None = None) -> Iterator[Interaction]:
-        return iter(self._interactions(self._list(self._base(), since), since))
+        keys = self._interaction_keys(self._list(self._base(), since))
+        return iter(self._load_sorted(Interaction, keys, since))
 
     def _iter_newest_first(self) -> Iterator[Interaction]:
         # Fetch lazily from the newest object back, so recent(n) costs n GETs after the LIST.
-        for _, key in reversed(self._list(self._base())):
-            if self._is_event_key(key) or not key.endswith(".json"):
-                continue
-            data = self._get_json(key)
-            interaction = load_interaction(data) if data else None
+        for key in reversed(self._interaction_keys(self._list(self._base()))):
+            interaction = self._load(Interaction, key)
             if interaction is not None:
                 yield interaction
 
-    def by_trace(self, trace_id: str) -> list[Interaction]:
-        return [
-            i
-            for i in self._interactions(self._list(self._base(trace_id)), None)
-            if i.trace_id == trace_id
-        ]
+    def _trace_candidates(self, trace_id: str) -> list[Interaction]:
+        keys = self._interaction_keys(self._list(self._base(trace_id)))
+        return self._load_sorted(Interaction, keys, None)
 
-    def get(self, envelope_id: str) -> Interaction | None:
+    def _envelope_candidates(self, envelope_id: str) -> Iterator[Interaction]:
         marker = f"/{_key_part(envelope_id)}-"
-        keys = [entry for entry in self._list(self._base()) if marker in entry[1]]
-        matches = [i for i in self._interactions(keys, None) if i.envelope_id == envelope_id]
-        return matches[-1] if matches else None
+        keys = [key for key in self._interaction_keys(self._list(self._base())) if marker in key]
+        return reversed(self._load_sorted(Interaction, keys, None))
 
     def iter_events(self, since: datetime | None = None) -> Iterator[AuditEvent]:
-        keys = [k for k in self._list(self._base(), since) if self._is_event_key(k[1])]
-        return iter(self._load_events(keys, since))
+        keys = [key for _, key in self._list(self._base(), since) if self._is_event_key(key)]
+        return iter(self._load_sorted(AuditEvent, keys, since))
 
-    def events(self, trace_id: str) -> list[AuditEvent]:
-        keys = self._list(self._base(trace_id) + "events/")
-        return [e for e in self._load_events(keys, None) if e.trace_id == trace_id]
-
-    def _load_events(
-        self, keys: list[tuple[datetime, str]], since: datetime | None
-    ) -> list[AuditEvent]:
-        loaded: list[AuditEvent] = []
-        for _, key in keys:
-            data = self._get_json(key)
-            event = load_event(data) if data else None
-            if event is not None and since_ok(event.timestamp, since):
-                loaded.append(event)
-        loaded.sort(key=lambda event: aware(event.timestamp))
-        return loaded
+    def _trace_event_candidates(self, trace_id: str) -> list[AuditEvent]:
+        keys = [key for _, key in self._list(self._base(trace_id) + "events/")]
+        return self._load_sorted(AuditEvent, keys, None)
