@@ -24,7 +24,8 @@ from autofix.audit.events import (
     attempt_tree,
     summarize_run,
 )
-from autofix.audit.metrics import MetricsSnapshot, build_chains, compute_metrics, to_prometheus
+from autofix.audit.metrics import MetricsSnapshot, build_chains, compute_metrics
+from autofix.audit.prometheus import to_prometheus
 from autofix.audit.recorder import AuditRecorder
 from autofix.audit.report import Report, build_report, parse_since, render
 from autofix.audit.stores import (

@@ -19,7 +19,8 @@ from autofix.audit.alert import Notifier, RetryAlert
 from autofix.audit.budget import BudgetGuard, BudgetStatus
 from autofix.audit.envelope import Envelope, Interaction, interaction_from_parse_result
 from autofix.audit.events import AuditEvent, EventName, OrderTracker, RunSummary, summarize_run
-from autofix.audit.metrics import (
+from autofix.audit.stores import AuditStore, build_store
+from autofix.audit.telemetry import (
     StatsSink,
     airflow_stats,
     emit_budget_spend,
@@ -27,7 +28,6 @@ from autofix.audit.metrics import (
     emit_write_failure,
     log_attempt,
 )
-from autofix.audit.stores import AuditStore, build_store
 from autofix.config import AlertSettings, AutofixConfig, BudgetSettings
 from autofix.errors import AuditWriteError, BudgetExhaustedError
 from autofix.redact import redact
