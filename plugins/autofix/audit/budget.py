@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from autofix.audit.envelope import aware
 from autofix.audit.stores import AuditStore, Usage
 from autofix.config import BudgetSettings
 from autofix.errors import BudgetExhaustedError
@@ -26,8 +27,7 @@ class BudgetStatus:
 
 
 def day_start(now: datetime) -> datetime:
-    moment = now if now.tzinfo else now.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return aware(now).astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 class BudgetGuard:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from autofix.audit.envelope import Interaction
+from autofix.audit.envelope import Interaction, aware
 from autofix.redact import REDACTED, redact
 
 PREFIX = "autofix"  # of every metric name, Prometheus and Airflow stats alike
@@ -69,7 +69,7 @@ class Chain:
 
 def build_chains(interactions: Iterable[Interaction]) -> list[Chain]:
     """Group attempts into chains, in order of their first attempt."""
-    ordered = sorted(interactions, key=lambda item: _aware(item.recorded_at))
+    ordered = sorted(interactions, key=lambda item: aware(item.recorded_at))
     chains: list[Chain] = []
     open_chains: dict[tuple[str, str], Chain] = {}
     for item in ordered:
@@ -81,10 +81,6 @@ def build_chains(interactions: Iterable[Interaction]) -> list[Chain]:
             open_chains[key] = chain
         chain.attempts.append(item)
     return chains
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass
@@ -154,7 +150,7 @@ def compute_metrics(
             snap.rule_hits[safe_label(rule)] += 1
         for error in result.validation_errors:
             snap.validation_error_types[error.category.value] += 1
-        if _aware(item.recorded_at).astimezone(UTC).date() == today:
+        if aware(item.recorded_at).astimezone(UTC).date() == today:
             snap.budget_day_calls += 1
             snap.budget_day_cost_usd += result.cost_usd or 0.0
 

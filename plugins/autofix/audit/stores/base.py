@@ -6,10 +6,10 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
-from autofix.audit.envelope import Interaction
+from autofix.audit.envelope import Interaction, aware
 from autofix.audit.events import AuditEvent
 
 log = logging.getLogger("autofix.audit")
@@ -25,10 +25,6 @@ class Usage:
     calls: int = 0
     cost_usd: float = 0.0
     tokens: int = 0
-
-
-def aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class AuditStore(ABC):

@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Generic
 
-from autofix.audit.envelope import Interaction
+from autofix.audit.envelope import Interaction, aware
 from autofix.audit.events import AuditEvent
-from autofix.audit.stores.base import AuditStore, Record, Usage, aware, load_record
+from autofix.audit.stores.base import AuditStore, Record, Usage, load_record
 from autofix.errors import AuditWriteError
 
 _READ_CHUNK = 1 << 20

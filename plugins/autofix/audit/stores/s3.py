@@ -10,12 +10,11 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from autofix.audit.envelope import Interaction
+from autofix.audit.envelope import Interaction, aware
 from autofix.audit.events import AuditEvent
 from autofix.audit.stores.base import (
     AuditStore,
     Record,
-    aware,
     load_record,
     record_time,
     since_ok,
