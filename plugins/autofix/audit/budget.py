@@ -79,23 +79,16 @@ class BudgetGuard:
         if not self.enabled:
             return BudgetStatus(run=Usage(), day=Usage(), day_start=day_start(self._clock()))
         status = self.status(trace_id)
-        s = self.settings
+        s, run, day = self.settings, status.run, status.day
         run_scope = f"for run {redact(trace_id)}"
         day_scope = f"on {status.day_start:%Y-%m-%d} (UTC)"
-        if s.max_calls_per_run is not None and status.run.calls >= s.max_calls_per_run:
-            raise BudgetExhaustedError(
-                "max_calls_per_run", s.max_calls_per_run, status.run, run_scope
-            )
-        if s.max_cost_per_run_usd is not None and status.run.cost_usd >= s.max_cost_per_run_usd:
-            raise BudgetExhaustedError(
-                "max_cost_per_run_usd", s.max_cost_per_run_usd, status.run, run_scope
-            )
-        if s.max_calls_per_day is not None and status.day.calls >= s.max_calls_per_day:
-            raise BudgetExhaustedError(
-                "max_calls_per_day", s.max_calls_per_day, status.day, day_scope
-            )
-        if s.max_cost_per_day_usd is not None and status.day.cost_usd >= s.max_cost_per_day_usd:
-            raise BudgetExhaustedError(
-                "max_cost_per_day_usd", s.max_cost_per_day_usd, status.day, day_scope
-            )
+        # In this order: the first budget used up is the one reported.
+        for budget, limit, spend, spent, scope in (
+            ("max_calls_per_run", s.max_calls_per_run, run, run.calls, run_scope),
+            ("max_cost_per_run_usd", s.max_cost_per_run_usd, run, run.cost_usd, run_scope),
+            ("max_calls_per_day", s.max_calls_per_day, day, day.calls, day_scope),
+            ("max_cost_per_day_usd", s.max_cost_per_day_usd, day, day.cost_usd, day_scope),
+        ):
+            if limit is not None and spent >= limit:
+                raise BudgetExhaustedError(budget, limit, spend, scope)
         return status
