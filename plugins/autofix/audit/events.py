@@ -162,6 +162,13 @@ class OrderTracker:
         )
 
 
+class AttemptOutcome(StrEnum):
+    """The verdict of an attempt's validation, from its passed or failed event."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+
+
 class AttemptNode(BaseModel):
     """One attempt in a run's tree: which attempt caused it, and why it was retried."""
 
@@ -170,7 +177,7 @@ class AttemptNode(BaseModel):
     attempt: int | None = None
     parent_id: str | None = None
     reasons: list[str] = Field(default_factory=list)  # error categories that caused this retry
-    outcome: str | None = None  # passed | failed | None (no verdict event seen)
+    outcome: AttemptOutcome | None = None  # None: no verdict event seen
     children: list[AttemptNode] = Field(default_factory=list)
 
 
@@ -214,9 +221,9 @@ def attempt_tree(events: Iterable[AuditEvent]) -> list[AttemptNode]:
         if event.parent_id and event.parent_id != event.envelope_id:
             node.parent_id = event.parent_id
         if event.name in _PASSED:
-            node.outcome = "passed"
+            node.outcome = AttemptOutcome.PASSED
         elif event.name in _FAILED:
-            node.outcome = "failed"
+            node.outcome = AttemptOutcome.FAILED
             failed_with[event.envelope_id] = _categories(event)
         elif event.name == EventName.RETRY_STARTED and _categories(event):
             retry_reasons[event.envelope_id] = _categories(event)

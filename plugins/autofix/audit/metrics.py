@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from autofix.audit.envelope import Interaction, aware
 from autofix.redact import REDACTED, redact
@@ -22,6 +23,13 @@ def safe_label(value: object) -> str:
     if REDACTED in text:
         return "redacted"
     return _LABEL_SAFE.sub("_", text)[:MAX_LABEL_CHARS] or "none"
+
+
+class ChainOutcome(StrEnum):
+    """How a retried chain ended: a Prometheus label value and a report column."""
+
+    RECOVERED = "recovered"
+    EXHAUSTED = "exhausted"
 
 
 @dataclass
@@ -104,9 +112,9 @@ class MetricsSnapshot:
     retry_success_count: int = 0
     retry_exhausted_count: int = 0
     validation_error_types: Counter[str] = field(default_factory=Counter)
-    retry_recovery: Counter[tuple[str, str]] = field(
+    retry_recovery: Counter[tuple[str, ChainOutcome]] = field(
         default_factory=Counter
-    )  # (category, recovered|exhausted)
+    )  # (category of attempt 1, outcome)
     noise_lines_suppressed: int = 0
     rule_hits: Counter[str] = field(default_factory=Counter)
     budget_day_calls: int = 0
@@ -174,7 +182,7 @@ def compute_metrics(
             snap.retry_success_count += 1
         else:
             snap.retry_exhausted_count += 1
-        outcome = "recovered" if chain.succeeded else "exhausted"
+        outcome = ChainOutcome.RECOVERED if chain.succeeded else ChainOutcome.EXHAUSTED
         for category in chain.first.result.error_categories:
             snap.retry_recovery[(category, outcome)] += 1
     observed = max(snap.retry_attempts_hist, default=0)

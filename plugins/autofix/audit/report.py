@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, computed_field
 
 from autofix.audit.envelope import Interaction, aware
-from autofix.audit.metrics import Chain, build_chains, compute_metrics
+from autofix.audit.metrics import Chain, ChainOutcome, build_chains, compute_metrics
 from autofix.result import truncate
 
 ReportFormat = Literal["text", "json", "markdown"]
@@ -193,7 +193,7 @@ def build_report(
         row = recovery.setdefault(
             category, RecoveryRow(category=category, recovered=0, exhausted=0)
         )
-        if outcome == "recovered":
+        if outcome is ChainOutcome.RECOVERED:
             row.recovered += count
         else:
             row.exhausted += count
