@@ -1,8 +1,4 @@
-"""The audit trail: every agent call recorded, counted and explainable.
-
-The operator needs only :class:`AuditRecorder` (see its module docstring), :class:`Envelope`
-and :class:`EventName`. Nothing here imports Airflow at import time.
-"""
+"""The audit trail: every agent call recorded, counted and explainable."""
 
 from __future__ import annotations
 
@@ -39,6 +35,8 @@ from autofix.audit.stores import (
 )
 from autofix.errors import AuditWriteError, BudgetExhaustedError
 
+# The operator needs only AuditRecorder, Envelope and EventName. Nothing here imports
+# Airflow at import time (tests/test_audit_store.py checks it).
 __all__ = [
     "AttemptNode",
     "AuditEvent",

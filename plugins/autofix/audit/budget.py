@@ -1,8 +1,4 @@
-"""Run and day budgets, counted from the audit store before each agent call.
-
-Exceeding a budget is permanent for the run: the operator maps BudgetExhaustedError to
-AirflowFailException with status ``budget_exhausted``.
-"""
+"""Run and day budgets, counted from the audit store before each agent call."""
 
 from __future__ import annotations
 
@@ -35,6 +31,8 @@ class BudgetGuard:
 
     Call limits are reached when the count equals the limit (the next call would be one too
     many); cost limits when the spend reaches the limit, since the next call's cost is unknown.
+    Exceeding a budget is permanent for the run: the operator maps BudgetExhaustedError to
+    AirflowFailException with status ``budget_exhausted``.
     """
 
     def __init__(

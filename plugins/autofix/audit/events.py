@@ -1,16 +1,4 @@
-"""The ordered event contract, the run summary, and the attempt tree rebuilt from events.
-
-Order, per chain (one operation within one DAG run):
-
-1. ``agent.started`` → ``agent.completed``
-2. ``validation.started`` → ``validation.passed`` | ``validation.failed``
-3. ``validation.retry_started`` → (the retry's agent call) → ``validation.retry_passed`` | ``validation.retry_failed``
-4. ``result.accepted`` | ``result.rejected``
-5. ``fix.committed``
-
-An event out of order is still recorded; the summary then says ``event_order_violation: true``.
-Event names outside the contract (``budget.exhausted``, ``alert.fired``) are recorded and not ordered.
-"""
+"""The ordered event contract, the run summary, and the attempt tree rebuilt from events."""
 
 from __future__ import annotations
 
@@ -47,6 +35,15 @@ _START = "<start>"
 _NEW_CYCLE = frozenset({EventName.AGENT_STARTED})
 _VERDICTS = frozenset({EventName.RESULT_ACCEPTED, EventName.RESULT_REJECTED})
 
+# The contract, per chain (one operation within one DAG run):
+#   1. agent.started -> agent.completed
+#   2. validation.started -> validation.passed | validation.failed
+#   3. validation.retry_started -> (the retry's agent call)
+#      -> validation.retry_passed | validation.retry_failed
+#   4. result.accepted | result.rejected
+#   5. fix.committed
+# An event out of order is still recorded; the summary then says event_order_violation: true.
+# Names outside the contract (budget.exhausted, alert.fired) are recorded and not ordered.
 # previous event -> the events allowed to follow it.
 ALLOWED_NEXT: dict[str, frozenset[str]] = {
     _START: _NEW_CYCLE,

@@ -1,13 +1,4 @@
-"""AuditRecorder: the one object the operator holds.
-
-    recorder = AuditRecorder.from_config(load_config())
-    recorder.check_budget(run_id)                                # raises BudgetExhaustedError
-    recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=1)
-    recorder.record_attempt(envelope, parse_result, latency_ms=elapsed_ms)
-
-A failed write is a WARNING plus the ``audit_write_failures`` metric, or AuditWriteError when
-``audit.required`` is true. It is never silent.
-"""
+"""AuditRecorder: the one object the operator holds."""
 
 from __future__ import annotations
 
@@ -37,7 +28,16 @@ log = logging.getLogger("autofix.audit")
 
 
 class AuditRecorder:
-    """Records attempts and events, checks budgets, raises the retry alert."""
+    """Records attempts and events, checks budgets, raises the retry alert.
+
+        recorder = AuditRecorder.from_config(load_config())
+        recorder.check_budget(run_id)                            # raises BudgetExhaustedError
+        recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=1)
+        recorder.record_attempt(envelope, parse_result, latency_ms=elapsed_ms)
+
+    A failed write is a WARNING plus the ``audit_write_failures`` metric, or AuditWriteError
+    when ``audit.required`` is true. It is never silent.
+    """
 
     def __init__(
         self,

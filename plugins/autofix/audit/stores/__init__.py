@@ -1,7 +1,4 @@
-"""Audit stores: one query API over a JSONL file (default), S3, or memory, and the factory.
-
-Query results: ``by_trace`` and ``events`` in recorded order; ``recent`` and ``failures`` newest first.
-"""
+"""Audit stores: one query API over a JSONL file (default), S3, or memory, and the factory."""
 
 from __future__ import annotations
 

@@ -30,6 +30,9 @@ class Usage:
 class AuditStore(ABC):
     """The one query API. Subclasses implement the four primitives; the queries are shared.
 
+    Query results: ``by_trace`` and ``events`` in recorded order; ``recent`` and ``failures``
+    newest first.
+
     A store that can narrow a query cheaply (a byte filter, a key prefix) overrides the
     ``*_candidates`` hooks. They may yield records of other traces or envelopes; the queries
     keep only exact matches, so every store answers alike.
