@@ -30,7 +30,7 @@ from autofix.audit import (
     interaction_from_parse_result,
 )
 from autofix.audit.envelope import Interaction
-from autofix.audit.metrics import NullStats
+from autofix.audit.telemetry import NullStats
 from autofix.redact import redact
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status, TokenUsage
 

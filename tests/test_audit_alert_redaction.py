@@ -29,7 +29,7 @@ from autofix.audit import (
     render,
     to_prometheus,
 )
-from autofix.audit.metrics import NullStats
+from autofix.audit.telemetry import NullStats
 from autofix.config import AlertSettings
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status
 

@@ -21,7 +21,7 @@ from autofix.audit import (
     summarize_run,
 )
 from autofix.audit.envelope import MAX_RAW_OUTPUT_CHARS
-from autofix.audit.metrics import NullStats
+from autofix.audit.telemetry import NullStats
 from autofix.config import BudgetSettings
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status, TokenUsage
 

@@ -10,7 +10,7 @@ import pytest
 from audit_support import NOW, attempt, known_history
 
 from autofix.audit import JsonlStore, build_report, compute_metrics, render, to_prometheus
-from autofix.audit.metrics import (
+from autofix.audit.telemetry import (
     NullStats,
     _AirflowStats,
     airflow_stats,
@@ -216,7 +216,7 @@ def test_live_stats_per_attempt() -> None:
 
 
 def test_airflow_stats_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("autofix.audit.metrics._stats", None)
+    monkeypatch.setattr("autofix.audit.telemetry._stats", None)
     sink = airflow_stats()
     assert isinstance(sink, _AirflowStats)
     sent: list[tuple[str, dict[str, object]]] = []

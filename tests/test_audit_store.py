@@ -31,7 +31,7 @@ from autofix.audit import (
     build_store,
     store_from_uri,
 )
-from autofix.audit.metrics import NullStats
+from autofix.audit.telemetry import NullStats
 from autofix.config import AuditSettings
 from autofix.errors import ConfigError
 

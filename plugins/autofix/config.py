@@ -58,7 +58,7 @@ class ValidationSettings(_Section):
 
 
 class AuditSettings(_Section):
-    """autofix.audit.store: where every agent call is recorded."""
+    """autofix.audit.stores: where every agent call is recorded."""
 
     store: Literal["jsonl", "s3", "memory"] = "jsonl"
     path: str = "logs/autofix/audit.jsonl"

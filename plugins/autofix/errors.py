@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from autofix.redact import redact
 
 if TYPE_CHECKING:
-    from autofix.audit.store import Usage
+    from autofix.audit.stores.base import Usage
     from autofix.patterns.loader import Problem
     from autofix.result import FieldError
 

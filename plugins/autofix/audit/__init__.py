@@ -1,8 +1,4 @@
-"""The audit trail: every agent call recorded, counted and explainable.
-
-The operator needs only :class:`AuditRecorder` (see its module docstring), :class:`Envelope`
-and :class:`EventName`. Nothing here imports Airflow at import time.
-"""
+"""The audit trail: every agent call recorded, counted and explainable."""
 
 from __future__ import annotations
 
@@ -24,10 +20,11 @@ from autofix.audit.events import (
     attempt_tree,
     summarize_run,
 )
-from autofix.audit.metrics import MetricsSnapshot, build_chains, compute_metrics, to_prometheus
+from autofix.audit.metrics import MetricsSnapshot, build_chains, compute_metrics
+from autofix.audit.prometheus import to_prometheus
 from autofix.audit.recorder import AuditRecorder
 from autofix.audit.report import Report, build_report, parse_since, render
-from autofix.audit.store import (
+from autofix.audit.stores import (
     AuditStore,
     JsonlStore,
     MemoryStore,
@@ -38,6 +35,8 @@ from autofix.audit.store import (
 )
 from autofix.errors import AuditWriteError, BudgetExhaustedError
 
+# The operator needs only AuditRecorder, Envelope and EventName. Nothing here imports
+# Airflow at import time (tests/test_audit_store.py checks it).
 __all__ = [
     "AttemptNode",
     "AuditEvent",

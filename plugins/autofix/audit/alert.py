@@ -1,9 +1,4 @@
-"""Warn when feedback retries stop recovering.
-
-Over the last ``window`` retries (attempts 2, 3, ...), if the share that came back valid falls
-below ``retry_success_threshold``: a WARNING on ``autofix.audit``, then the optional webhook
-(HTTP POST, JSON) and the optional notifier callable. Delivery failures are logged, never raised.
-"""
+"""Warn when feedback retries stop recovering."""
 
 from __future__ import annotations
 
@@ -15,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from autofix.audit.envelope import Interaction, scrub
-from autofix.audit.store import AuditStore
+from autofix.audit.stores import AuditStore
 from autofix.config import AlertSettings
 from autofix.redact import redact
 
@@ -61,7 +56,13 @@ def _host(url: str) -> str:
 
 
 class RetryAlert:
-    """``check(store)`` after a retry is recorded; returns the payload when the alert fired."""
+    """``check(store)`` after a retry is recorded; returns the payload when the alert fired.
+
+    Over the last ``window`` retries (attempts 2, 3, ...), if the share that came back valid
+    falls below ``retry_success_threshold``: a WARNING on ``autofix.audit``, then the optional
+    webhook (HTTP POST, JSON) and the optional notifier callable. Delivery failures are
+    logged, never raised.
+    """
 
     def __init__(
         self,

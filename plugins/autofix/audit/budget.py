@@ -1,8 +1,4 @@
-"""Run and day budgets, counted from the audit store before each agent call.
-
-Exceeding a budget is permanent for the run: the operator maps BudgetExhaustedError to
-AirflowFailException with status ``budget_exhausted``.
-"""
+"""Run and day budgets, counted from the audit store before each agent call."""
 
 from __future__ import annotations
 
@@ -10,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from autofix.audit.store import AuditStore, Usage
+from autofix.audit.envelope import aware
+from autofix.audit.stores import AuditStore, Usage
 from autofix.config import BudgetSettings
 from autofix.errors import BudgetExhaustedError
 from autofix.redact import redact
@@ -26,8 +23,7 @@ class BudgetStatus:
 
 
 def day_start(now: datetime) -> datetime:
-    moment = now if now.tzinfo else now.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return aware(now).astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 class BudgetGuard:
@@ -35,6 +31,8 @@ class BudgetGuard:
 
     Call limits are reached when the count equals the limit (the next call would be one too
     many); cost limits when the spend reaches the limit, since the next call's cost is unknown.
+    Exceeding a budget is permanent for the run: the operator maps BudgetExhaustedError to
+    AirflowFailException with status ``budget_exhausted``.
     """
 
     def __init__(
@@ -79,23 +77,16 @@ class BudgetGuard:
         if not self.enabled:
             return BudgetStatus(run=Usage(), day=Usage(), day_start=day_start(self._clock()))
         status = self.status(trace_id)
-        s = self.settings
+        s, run, day = self.settings, status.run, status.day
         run_scope = f"for run {redact(trace_id)}"
         day_scope = f"on {status.day_start:%Y-%m-%d} (UTC)"
-        if s.max_calls_per_run is not None and status.run.calls >= s.max_calls_per_run:
-            raise BudgetExhaustedError(
-                "max_calls_per_run", s.max_calls_per_run, status.run, run_scope
-            )
-        if s.max_cost_per_run_usd is not None and status.run.cost_usd >= s.max_cost_per_run_usd:
-            raise BudgetExhaustedError(
-                "max_cost_per_run_usd", s.max_cost_per_run_usd, status.run, run_scope
-            )
-        if s.max_calls_per_day is not None and status.day.calls >= s.max_calls_per_day:
-            raise BudgetExhaustedError(
-                "max_calls_per_day", s.max_calls_per_day, status.day, day_scope
-            )
-        if s.max_cost_per_day_usd is not None and status.day.cost_usd >= s.max_cost_per_day_usd:
-            raise BudgetExhaustedError(
-                "max_cost_per_day_usd", s.max_cost_per_day_usd, status.day, day_scope
-            )
+        # In this order: the first budget used up is the one reported.
+        for budget, limit, spend, spent, scope in (
+            ("max_calls_per_run", s.max_calls_per_run, run, run.calls, run_scope),
+            ("max_cost_per_run_usd", s.max_cost_per_run_usd, run, run.cost_usd, run_scope),
+            ("max_calls_per_day", s.max_calls_per_day, day, day.calls, day_scope),
+            ("max_cost_per_day_usd", s.max_cost_per_day_usd, day, day.cost_usd, day_scope),
+        ):
+            if limit is not None and spent >= limit:
+                raise BudgetExhaustedError(budget, limit, spend, scope)
         return status

@@ -1,9 +1,4 @@
-"""What was asked (Envelope), what came back (InteractionResult), and the pair (Interaction).
-
-Every text field is redacted when the model is built, so nothing unredacted can reach a store.
-Records read back from a store are trusted: pass ``context={"stored": True}`` to skip the
-redaction and hashing work (the read path of every store does).
-"""
+"""What was asked (Envelope), what came back (InteractionResult), and the pair (Interaction)."""
 
 from __future__ import annotations
 
@@ -49,6 +44,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(moment: datetime) -> datetime:
+    """``moment`` with a time zone: a naive time (an older record, a CLI date) is read as UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def new_id() -> str:
     return uuid.uuid4().hex
 
@@ -67,6 +67,9 @@ def scrub(value: Any) -> Any:
     return redact_obj(value)
 
 
+# Every text field is redacted when a model is built, so nothing unredacted can reach a store.
+# Records read back from a store are trusted: ``context={"stored": True}`` (the read path of
+# every store, through ``from_stored``) skips the redaction and hashing work.
 def _stored(info: ValidationInfo) -> bool:
     return bool(info.context and info.context.get("stored"))
 

@@ -1,16 +1,4 @@
-"""The ordered event contract, the run summary, and the attempt tree rebuilt from events.
-
-Order, per chain (one operation within one DAG run):
-
-1. ``agent.started`` → ``agent.completed``
-2. ``validation.started`` → ``validation.passed`` | ``validation.failed``
-3. ``validation.retry_started`` → (the retry's agent call) → ``validation.retry_passed`` | ``validation.retry_failed``
-4. ``result.accepted`` | ``result.rejected``
-5. ``fix.committed``
-
-An event out of order is still recorded; the summary then says ``event_order_violation: true``.
-Event names outside the contract (``budget.exhausted``, ``alert.fired``) are recorded and not ordered.
-"""
+"""The ordered event contract, the run summary, and the attempt tree rebuilt from events."""
 
 from __future__ import annotations
 
@@ -47,6 +35,15 @@ _START = "<start>"
 _NEW_CYCLE = frozenset({EventName.AGENT_STARTED})
 _VERDICTS = frozenset({EventName.RESULT_ACCEPTED, EventName.RESULT_REJECTED})
 
+# The contract, per chain (one operation within one DAG run):
+#   1. agent.started -> agent.completed
+#   2. validation.started -> validation.passed | validation.failed
+#   3. validation.retry_started -> (the retry's agent call)
+#      -> validation.retry_passed | validation.retry_failed
+#   4. result.accepted | result.rejected
+#   5. fix.committed
+# An event out of order is still recorded; the summary then says event_order_violation: true.
+# Names outside the contract (budget.exhausted, alert.fired) are recorded and not ordered.
 # previous event -> the events allowed to follow it.
 ALLOWED_NEXT: dict[str, frozenset[str]] = {
     _START: _NEW_CYCLE,
@@ -162,6 +159,13 @@ class OrderTracker:
         )
 
 
+class AttemptOutcome(StrEnum):
+    """The verdict of an attempt's validation, from its passed or failed event."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+
+
 class AttemptNode(BaseModel):
     """One attempt in a run's tree: which attempt caused it, and why it was retried."""
 
@@ -170,7 +174,7 @@ class AttemptNode(BaseModel):
     attempt: int | None = None
     parent_id: str | None = None
     reasons: list[str] = Field(default_factory=list)  # error categories that caused this retry
-    outcome: str | None = None  # passed | failed | None (no verdict event seen)
+    outcome: AttemptOutcome | None = None  # None: no verdict event seen
     children: list[AttemptNode] = Field(default_factory=list)
 
 
@@ -214,9 +218,9 @@ def attempt_tree(events: Iterable[AuditEvent]) -> list[AttemptNode]:
         if event.parent_id and event.parent_id != event.envelope_id:
             node.parent_id = event.parent_id
         if event.name in _PASSED:
-            node.outcome = "passed"
+            node.outcome = AttemptOutcome.PASSED
         elif event.name in _FAILED:
-            node.outcome = "failed"
+            node.outcome = AttemptOutcome.FAILED
             failed_with[event.envelope_id] = _categories(event)
         elif event.name == EventName.RETRY_STARTED and _categories(event):
             retry_reasons[event.envelope_id] = _categories(event)

@@ -1,13 +1,4 @@
-"""AuditRecorder: the one object the operator holds.
-
-    recorder = AuditRecorder.from_config(load_config())
-    recorder.check_budget(run_id)                                # raises BudgetExhaustedError
-    recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=1)
-    recorder.record_attempt(envelope, parse_result, latency_ms=elapsed_ms)
-
-A failed write is a WARNING plus the ``audit_write_failures`` metric, or AuditWriteError when
-``audit.required`` is true. It is never silent.
-"""
+"""AuditRecorder: the one object the operator holds."""
 
 from __future__ import annotations
 
@@ -19,7 +10,8 @@ from autofix.audit.alert import Notifier, RetryAlert
 from autofix.audit.budget import BudgetGuard, BudgetStatus
 from autofix.audit.envelope import Envelope, Interaction, interaction_from_parse_result
 from autofix.audit.events import AuditEvent, EventName, OrderTracker, RunSummary, summarize_run
-from autofix.audit.metrics import (
+from autofix.audit.stores import AuditStore, build_store
+from autofix.audit.telemetry import (
     StatsSink,
     airflow_stats,
     emit_budget_spend,
@@ -27,7 +19,6 @@ from autofix.audit.metrics import (
     emit_write_failure,
     log_attempt,
 )
-from autofix.audit.store import AuditStore, build_store
 from autofix.config import AlertSettings, AutofixConfig, BudgetSettings
 from autofix.errors import AuditWriteError, BudgetExhaustedError
 from autofix.redact import redact
@@ -37,7 +28,16 @@ log = logging.getLogger("autofix.audit")
 
 
 class AuditRecorder:
-    """Records attempts and events, checks budgets, raises the retry alert."""
+    """Records attempts and events, checks budgets, raises the retry alert.
+
+        recorder = AuditRecorder.from_config(load_config())
+        recorder.check_budget(run_id)                            # raises BudgetExhaustedError
+        recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=1)
+        recorder.record_attempt(envelope, parse_result, latency_ms=elapsed_ms)
+
+    A failed write is a WARNING plus the ``audit_write_failures`` metric, or AuditWriteError
+    when ``audit.required`` is true. It is never silent.
+    """
 
     def __init__(
         self,

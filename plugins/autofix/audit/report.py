@@ -10,8 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from autofix.audit.envelope import Interaction
-from autofix.audit.metrics import Chain, build_chains, compute_metrics
+from autofix.audit.envelope import Interaction, aware
+from autofix.audit.metrics import Chain, ChainOutcome, build_chains, compute_metrics
 from autofix.result import truncate
 
 ReportFormat = Literal["text", "json", "markdown"]
@@ -35,7 +35,7 @@ def parse_since(value: str | None, now: datetime | None = None) -> datetime | No
         raise ValueError(
             f"--since {value!r}: use 7d, 24h, 30m, 2w or an ISO date like 2026-01-31"
         ) from exc
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return aware(moment)
 
 
 class ErrorTypeRow(BaseModel):
@@ -193,7 +193,7 @@ def build_report(
         row = recovery.setdefault(
             category, RecoveryRow(category=category, recovered=0, exhausted=0)
         )
-        if outcome == "recovered":
+        if outcome is ChainOutcome.RECOVERED:
             row.recovered += count
         else:
             row.exhausted += count

@@ -322,7 +322,7 @@ class SummaryOperator(BaseOperator):
 
     def execute(self, context: Context) -> dict[str, Any]:
         from autofix.audit.report import build_report, render
-        from autofix.audit.store import build_store
+        from autofix.audit.stores import build_store
 
         raw = pull_here(context, sibling_id(self.task_id, "prepare"))
         if raw is None:
