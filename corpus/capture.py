@@ -35,7 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from casekit import TOOL_EXE, Case  # noqa: E402
+from casekit import CATEGORIES, TOOL_EXE, Case  # noqa: E402
 from servers import Servers  # noqa: E402
 
 RUNS = HERE / "runs"
@@ -88,10 +88,10 @@ def stratified_split(cases: list[Case]) -> dict[str, str]:
         first = members[0]
         strata.setdefault((first.category, first.label), []).append((first.tool, name))
     side: dict[str, str] = {}
-    for stratum, members in strata.items():
-        members.sort(key=lambda tg: (tg[0], _h(tg[1])))
+    for stratum, tool_groups in strata.items():
+        tool_groups.sort(key=lambda tg: (tg[0], _h(tg[1])))
         offset = int(_h("/".join(stratum)), 16) % 3
-        for i, (_, name) in enumerate(members):
+        for i, (_, name) in enumerate(tool_groups):
             side[name] = "heldout" if (i + offset) % 3 == 0 else "tune"
     return {c.id: side[c.split_group] for c in cases}
 
@@ -367,6 +367,37 @@ def capture_one(c: Case, env: dict[str, str], scratch: Path, split: str | None) 
     return f"ok     {c.id}: {shown}, {run.duration_s:.1f}s, {len(run.stdout)}B out, {len(run.stderr)}B err"
 
 
+def stats(split: dict[str, dict[str, str]]) -> str:
+    """Markdown tables: category x split x label, and runs per tool and split."""
+    rows = [json.loads(p.read_text()) for p in sorted(RUNS.glob("*/meta.json"))]
+    for r in rows:
+        r["split"] = split.get(r["id"], {}).get("split", "-")
+    out = [f"{len(rows)} runs, {len({r['tool'] for r in rows})} tools.", ""]
+    out += [
+        "| category | tune success | tune failure | heldout success | heldout failure | total |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for cat in CATEGORIES:
+        cells = [
+            sum(1 for r in rows if r["category"] == cat and r["split"] == s and r["label"] == lab)
+            for s in ("tune", "heldout")
+            for lab in ("success", "failure")
+        ]
+        out.append(f"| {cat} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
+    tot = [
+        sum(1 for r in rows if r["split"] == s and r["label"] == lab)
+        for s in ("tune", "heldout")
+        for lab in ("success", "failure")
+    ]
+    out.append("| **all** | " + " | ".join(map(str, tot)) + f" | {sum(tot)} |")
+    out += ["", "| tool | tune | heldout | total |", "| --- | ---: | ---: | ---: |"]
+    for tool in sorted({r["tool"] for r in rows}):
+        t = sum(1 for r in rows if r["tool"] == tool and r["split"] == "tune")
+        h = sum(1 for r in rows if r["tool"] == tool and r["split"] == "heldout")
+        out.append(f"| {tool} | {t} | {h} | {t + h} |")
+    return "\n".join(out)
+
+
 def select(cases: Iterable[Case], patterns: list[str]) -> Iterator[Case]:
     for c in cases:
         if not patterns or any(
@@ -390,12 +421,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--freeze-split", action="store_true", help="write split.tsv and exit")
     ap.add_argument("--prune", action="store_true", help="delete stored runs of unknown ids")
+    ap.add_argument("--stats", action="store_true", help="markdown count tables of stored runs")
     args = ap.parse_args(argv)
 
     cases = load_cases()
     split = read_split()
     if args.freeze_split:
         freeze_split(cases)
+        return 0
+    if args.stats:
+        print(stats(split))
         return 0
     chosen = list(select(cases, args.only))
     if args.list:
@@ -418,8 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         env = base_env(servers)
         for c in chosen:
             env_c = {**env, **c.env}
-            side = split.get(c.id, {}).get("split")
-            status = capture_one(c, env_c, scratch, side)
+            status = capture_one(c, env_c, scratch, split.get(c.id, {}).get("split"))
             counts[status.split()[0]] = counts.get(status.split()[0], 0) + 1
             print(status, flush=True)
     took = time.monotonic() - started

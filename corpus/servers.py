@@ -74,8 +74,8 @@ class App:
             body = {"error": {"code": "invalid_request", "message": "field 'name' is required"}}
             return send(400, json.dumps(body).encode() + b"\n", "application/json")
         if head == "api-error-200":
-            body = {"ok": False, "error": "quota exceeded for project demo"}
-            return send(200, json.dumps(body).encode() + b"\n", "application/json")
+            flat = {"ok": False, "error": "quota exceeded for project demo"}
+            return send(200, json.dumps(flat).encode() + b"\n", "application/json")
         if head == "boom":
             raise RuntimeError("database connection pool exhausted")
         if head == "flaky" and len(parts) > 2:
@@ -219,7 +219,11 @@ class Servers:
             (php / name).write_text(text)
         port = _free_port()
         with contextlib.suppress(FileNotFoundError):
-            self._spawn(["php", "-S", f"127.0.0.1:{port}", "-t", str(php)], port, "HTTP_PHP")
+            self._spawn(
+                ["php", "-d", "display_errors=1", "-S", f"127.0.0.1:{port}", "-t", str(php)],
+                port,
+                "HTTP_PHP",
+            )
         return self
 
     def _spawn(self, argv: list[str], port: int, name: str) -> None:

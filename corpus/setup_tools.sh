@@ -8,7 +8,7 @@ tools="${AUTOFIX_CORPUS_TOOLS:-$here/.tools}"
 mkdir -p "$tools"
 
 apt_pkgs=(shellcheck jq curl wget sqlite3 rsync tar gzip xz-utils zstd bzip2 zip unzip gawk sed
-  grep diffutils patch clang lua5.4 ruby php-cli golang-go bc tcl valgrind cmake make gcc g++
+  grep diffutils patch pv clang lua5.4 ruby php-cli golang-go bc tcl valgrind cmake make gcc g++
   git perl postgresql-client file openssl)
 missing=()
 for p in "${apt_pkgs[@]}"; do
