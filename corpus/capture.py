@@ -76,23 +76,24 @@ def _h(text: str) -> str:
 def stratified_split(cases: list[Case]) -> dict[str, str]:
     """Groups (a scenario and its variants) go to one side together.
 
-    Each group is filed under the (category, label) of its first case. Within each such stratum,
-    groups are ordered by (tool, sha256(group)) and every third one, starting at an offset of
-    sha256(stratum) mod 3, is held out: about 1/3 of every stratum and of every tool in it.
+    Each group is filed under the tool and the (category, label) of its first case. Per tool,
+    groups are ordered by (category, label, sha256(group)) and every third one, starting at an
+    offset of sha256(tool) mod 3, is held out: about 1/3 of every tool, spread systematically
+    over its categories and labels, so every category and nearly every tool is on both sides.
     """
     groups: dict[str, list[Case]] = {}
     for c in cases:
         groups.setdefault(c.split_group, []).append(c)
-    strata: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    by_tool: dict[str, list[tuple[str, str, str, str]]] = {}
     for name, members in groups.items():
         first = members[0]
-        strata.setdefault((first.category, first.label), []).append((first.tool, name))
+        by_tool.setdefault(first.tool, []).append((first.category, first.label, _h(name), name))
     side: dict[str, str] = {}
-    for stratum, tool_groups in strata.items():
-        tool_groups.sort(key=lambda tg: (tg[0], _h(tg[1])))
-        offset = int(_h("/".join(stratum)), 16) % 3
-        for i, (_, name) in enumerate(tool_groups):
-            side[name] = "heldout" if (i + offset) % 3 == 0 else "tune"
+    for tool, entries in by_tool.items():
+        entries.sort()
+        offset = int(_h(tool), 16) % 3
+        for i, entry in enumerate(entries):
+            side[entry[3]] = "heldout" if (i + offset) % 3 == 0 else "tune"
     return {c.id: side[c.split_group] for c in cases}
 
 
