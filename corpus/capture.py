@@ -290,7 +290,7 @@ def _stream(data: bytes) -> tuple[bytes, dict[str, object]]:
     return data, info
 
 
-def store(c: Case, run: Run, split: str | None) -> None:
+def store(c: Case, run: Run) -> None:
     out, out_info = _stream(run.stdout)
     err, err_info = _stream(run.stderr)
     rc = run.returncode
@@ -301,7 +301,6 @@ def store(c: Case, run: Run, split: str | None) -> None:
         "label": c.label,
         "why": c.why,
         "group": c.split_group,
-        "split": split,
         "command": c.cmd,
         "shell": isinstance(c.cmd, str),
         "setup": c.setup,
@@ -330,7 +329,7 @@ def missing_tools(c: Case) -> list[str]:
     return [n for n in needs if shutil.which(n, path=env_path) is None]
 
 
-def capture_one(c: Case, env: dict[str, str], scratch: Path, split: str | None) -> str:
+def capture_one(c: Case, env: dict[str, str], scratch: Path) -> str:
     """Run and store one case; returns a one-line status."""
     missing = missing_tools(c)
     if missing:
@@ -364,7 +363,7 @@ def capture_one(c: Case, env: dict[str, str], scratch: Path, split: str | None) 
     if problem:
         tail = (run.stderr or run.stdout)[-400:].decode("utf-8", "replace")
         return f"MISMATCH {c.id}: {problem}; not stored\n    {tail!r}"
-    store(c, run, split)
+    store(c, run)
     return f"ok     {c.id}: {shown}, {run.duration_s:.1f}s, {len(run.stdout)}B out, {len(run.stderr)}B err"
 
 
@@ -454,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         env = base_env(servers)
         for c in chosen:
             env_c = {**env, **c.env}
-            status = capture_one(c, env_c, scratch, split.get(c.id, {}).get("split"))
+            status = capture_one(c, env_c, scratch)
             counts[status.split()[0]] = counts.get(status.split()[0], 0) + 1
             print(status, flush=True)
     took = time.monotonic() - started
