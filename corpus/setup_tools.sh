@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install the tools the corpus cases run. Idempotent; safe to rerun.
+#   bash corpus/setup_tools.sh            # apt (when root), a scratch venv and a scratch npm prefix
+# Everything but the Debian packages goes under $AUTOFIX_CORPUS_TOOLS (default corpus/.tools).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+tools="${AUTOFIX_CORPUS_TOOLS:-$here/.tools}"
+mkdir -p "$tools"
+
+apt_pkgs=(shellcheck jq curl wget sqlite3 rsync tar gzip xz-utils zstd bzip2 zip unzip gawk sed
+  grep diffutils patch pv clang lua5.4 ruby php-cli golang-go bc tcl valgrind cmake make gcc g++
+  git perl postgresql-client file openssl)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]]; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "missing Debian packages (install them as root): ${missing[*]}" >&2
+  fi
+fi
+
+py="${PYTHON:-python3.11}"
+if [[ ! -x "$tools/venv/bin/python" ]]; then
+  "$py" -m venv "$tools/venv"
+fi
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'pytest==8.*' 'ruff==0.*' 'black==24.*' 'mypy==1.*' 'pylint==3.*' 'flake8==7.*' 'isort==5.*' \
+  'coverage==7.*' 'yamllint==1.*' 'bandit==1.*' 'autopep8==2.*' 'setuptools' 'wheel'
+
+mkdir -p "$tools/node"
+if [[ ! -x "$tools/node/node_modules/.bin/tsc" ]]; then
+  (cd "$tools/node" && [[ -f package.json ]] || printf '{"name":"corpus-tools","private":true}\n' > package.json)
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    typescript@5 eslint@8 prettier@3 mocha@10)
+fi
+echo "tools ready in $tools"

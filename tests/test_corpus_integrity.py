@@ -1,0 +1,69 @@
+"""The run corpus (corpus/) is whole: every stored run has a frozen split row that agrees with it,
+and every category is on both sides of the split."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CATEGORIES = {
+    "plain_success",
+    "plain_failure",
+    "exit0_hidden_failure",
+    "failure_noisy_stderr",
+    "success_alarming_stderr",
+    "killed_signalled",
+    "progress_on_stderr",
+    "coloured_output",
+    "non_utf8",
+}
+
+
+def _split() -> dict[str, dict[str, str]]:
+    lines = (CORPUS / "split.tsv").read_text().splitlines()
+    keys = lines[0].split("\t")
+    rows = [dict(zip(keys, line.split("\t"), strict=True)) for line in lines[1:] if line]
+    return {row["id"]: row for row in rows}
+
+
+def _metas() -> list[dict[str, object]]:
+    return [json.loads(p.read_text()) for p in sorted((CORPUS / "runs").glob("*/meta.json"))]
+
+
+def test_every_run_has_an_agreeing_split_row() -> None:
+    split = _split()
+    metas = _metas()
+    assert len(metas) >= 450
+    for meta in metas:
+        row = split[str(meta["id"])]
+        assert row["split"] in ("tune", "heldout")
+        assert (row["tool"], row["category"], row["label"]) == (
+            meta["tool"],
+            meta["category"],
+            meta["label"],
+        )
+        assert meta["category"] in CATEGORIES
+        assert meta["label"] in ("success", "failure")
+        if meta["label"] == "success":
+            assert meta["exit_code"] == 0
+
+
+def test_streams_match_their_recorded_sizes() -> None:
+    for meta in _metas():
+        run = CORPUS / "runs" / str(meta["id"])
+        for stream in ("stdout", "stderr"):
+            info = meta[stream]
+            assert isinstance(info, dict)
+            data = (run / stream).read_bytes()
+            if info["truncated"] is None:
+                assert len(data) == info["bytes"]
+            else:
+                assert len(data) == info["truncated"]["kept_head"] + info["truncated"]["kept_tail"]
+
+
+def test_every_category_is_on_both_sides() -> None:
+    split = _split()
+    for category in CATEGORIES:
+        sides = {row["split"] for row in split.values() if row["category"] == category}
+        assert sides == {"tune", "heldout"}, category
