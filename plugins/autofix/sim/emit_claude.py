@@ -35,9 +35,10 @@ _ERROR_SUBTYPES: dict[str, tuple[str, str]] = {
 }
 
 
-def claude_result(ctx: Context) -> dict[str, Any]:
+def claude_result(ctx: Context) -> Event:
+    """The final ``result`` document (the wrapper reports it too, as the SDK's ResultMessage)."""
     step = ctx.step
-    result: dict[str, Any] = {
+    result: Event = {
         "type": "result",
         "subtype": "success",
         "is_error": False,
@@ -47,7 +48,7 @@ def claude_result(ctx: Context) -> dict[str, Any]:
         "session_id": ctx.session_id,
         "total_cost_usd": step.cost_usd,
         "usage": {
-            "input_tokens": max(0, step.usage.input_tokens - step.usage.cached_input_tokens),
+            "input_tokens": max(0, step.usage.uncached_input_tokens),
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": step.usage.cached_input_tokens,
             "output_tokens": step.usage.output_tokens,
@@ -89,6 +90,7 @@ def claude_result(ctx: Context) -> dict[str, Any]:
 
 
 def claude_events(ctx: Context) -> list[Event]:
+    """``--output-format stream-json``: init, tool calls, the answer, the result."""
     step, sid, model = ctx.step, ctx.session_id, ctx.scenario.model
     events: list[Event] = [
         {
@@ -106,7 +108,7 @@ def claude_events(ctx: Context) -> list[Event]:
         }
     ]
 
-    def assistant(content: list[dict[str, Any]], stop: str | None, **extra: Any) -> dict[str, Any]:
+    def assistant(content: list[dict[str, Any]], stop: str | None, **extra: Any) -> Event:
         return {
             "type": "assistant",
             "message": {

@@ -22,6 +22,7 @@ _FAILURES: dict[str, str] = {
 
 
 def codex_events(ctx: Context) -> list[Event]:
+    """Thread and turn events around one item per tool call and the agent message."""
     step = ctx.step
     events: list[Event] = [
         {"type": "thread.started", "thread_id": ctx.session_id},

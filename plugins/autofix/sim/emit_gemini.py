@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from autofix.sim.context import Context, Emission, Emitter, Event, answer_text
 
@@ -52,9 +51,8 @@ _FAILURES: dict[str, tuple[str, str, int]] = {
 }
 
 
-def _gemini_stats(ctx: Context) -> dict[str, Any]:
+def _gemini_stats(ctx: Context) -> Event:
     usage = ctx.step.usage
-    prompt = usage.input_tokens
     return {
         "models": {
             ctx.scenario.model: {
@@ -64,10 +62,10 @@ def _gemini_stats(ctx: Context) -> dict[str, Any]:
                     "totalLatencyMs": 1200,
                 },
                 "tokens": {
-                    "input": prompt - usage.cached_input_tokens,
-                    "prompt": prompt,
+                    "input": usage.uncached_input_tokens,
+                    "prompt": usage.input_tokens,
                     "candidates": usage.output_tokens,
-                    "total": prompt + usage.output_tokens,
+                    "total": usage.total_tokens,
                     "cached": usage.cached_input_tokens,
                     "thoughts": 0,
                     "tool": 0,
@@ -83,28 +81,22 @@ def _gemini_stats(ctx: Context) -> dict[str, Any]:
     }
 
 
-def gemini_json(ctx: Context) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """(stdout document, stderr document): fatal errors go to stderr, stream errors to stdout."""
+def gemini_json(ctx: Context) -> Emission:
+    """The one pretty-printed document: on stdout, or on stderr for a fatal error."""
     failure = ctx.step.failure
+    doc: Event = {"session_id": ctx.session_id, "response": "", "stats": _gemini_stats(ctx)}
     if failure is None:
-        return {
-            "session_id": ctx.session_id,
-            "response": answer_text(ctx) or "",
-            "stats": _gemini_stats(ctx),
-        }, None
+        doc["response"] = answer_text(ctx) or ""
+        return Emission([doc], pretty=True)
     err_type, message, code = _FAILURES[failure]
     error = {"type": err_type, "message": ctx.step.message or message, "code": code}
-    if err_type == "INVALID_STREAM":
-        return {
-            "session_id": ctx.session_id,
-            "response": "",
-            "stats": _gemini_stats(ctx),
-            "error": error,
-        }, None
-    return None, {"session_id": ctx.session_id, "error": error}
+    if err_type == "INVALID_STREAM":  # a broken stream still ends in the stdout document
+        return Emission([{**doc, "error": error}], pretty=True)
+    return Emission([], stderr_doc={"session_id": ctx.session_id, "error": error}, pretty=True)
 
 
 def gemini_stream_events(ctx: Context) -> list[Event]:
+    """``--output-format stream-json``: init, prompt, tool calls, the answer in two deltas, result."""
     step = ctx.step
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
     events: list[Event] = [
@@ -138,11 +130,11 @@ def gemini_stream_events(ctx: Context) -> list[Event]:
         )
     usage = step.usage
     stats = {
-        "total_tokens": usage.input_tokens + usage.output_tokens,
+        "total_tokens": usage.total_tokens,
         "input_tokens": usage.input_tokens,
         "output_tokens": usage.output_tokens,
         "cached": usage.cached_input_tokens,
-        "input": usage.input_tokens - usage.cached_input_tokens,
+        "input": usage.uncached_input_tokens,
         "duration_ms": 1200,
         "tool_calls": len(step.tools),
     }
@@ -175,14 +167,9 @@ def gemini_stream_events(ctx: Context) -> list[Event]:
     return events
 
 
-def _emit_json(ctx: Context) -> Emission:
-    doc, stderr_doc = gemini_json(ctx)
-    return Emission([doc] if doc is not None else [], stderr_doc=stderr_doc, pretty=True)
-
-
 def _failure_exit(failure: str) -> int:
     return _FAILURES[failure][2]
 
 
-JSON = Emitter(emit=_emit_json, failure_exit=_failure_exit)
+JSON = Emitter(emit=gemini_json, failure_exit=_failure_exit)
 STREAM = Emitter(emit=lambda ctx: Emission(gemini_stream_events(ctx)), failure_exit=_failure_exit)

@@ -12,6 +12,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from autofix.errors import SimError
 from autofix.sim import emit_claude, emit_codex, emit_gemini, emit_wrapper
@@ -19,6 +20,7 @@ from autofix.sim.context import Context, Emission, Emitter, Event
 from autofix.sim.scenario import (
     NOISE_PRESETS,
     OUTPUT_FORMATS,
+    Crash,
     Hang,
     Lines,
     Scenario,
@@ -41,6 +43,8 @@ EMITTERS: dict[str, Emitter] = {
 
 @dataclass
 class SimArgs:
+    """The command line of one run."""
+
     scenario_path: Path
     fmt: str | None
     operation: str
@@ -51,29 +55,109 @@ class SimArgs:
     cwd: Path
 
 
-class _Out:
-    """Line writer for stdout/stderr that survives a reader that went away."""
+def play(inv: SimArgs) -> int:
+    """Play one step of the scenario; returns the exit code."""
+    scenario = load_scenario(inv.scenario_path)
+    fmt = inv.fmt or scenario.format
+    if fmt not in OUTPUT_FORMATS:
+        raise SimError(f"unknown format {fmt!r}; valid: {', '.join(OUTPUT_FORMATS)}")
 
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
-        self.written = 0
+    prompt = inv.prompt
+    resume = inv.resume
+    run_id = str(uuid.uuid4())
+    out = _Out(0.0)
+    if fmt == "wrapper":
+        out.event(emit_wrapper.ready_event(inv.cwd))
+        command = emit_wrapper.parse_command(sys.stdin.readline())
+        if command.error is not None:
+            out.event(command.error)
+            _drain_stdin_then_shutdown(out, None)
+            return 0
+        prompt = command.prompt
+        resume = resume or command.resume
+    elif prompt is None:
+        prompt = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
 
-    def event(self, obj: Event, *, pretty: bool = False) -> None:
-        text = json.dumps(obj, indent=2) if pretty else json.dumps(obj, separators=(",", ":"))
-        self.stdout(text)
-        self.written += 1
-        if self.delay:
-            time.sleep(self.delay)
+    state_dir = inv.state_dir or default_state_dir(inv.scenario_path)
+    attempt = (
+        inv.attempt
+        if inv.attempt is not None
+        else next_attempt(inv.scenario_path, inv.operation, state_dir)
+    )
+    step = choose_step(scenario, attempt, prompt or "", resume is not None)
+    ctx = Context(
+        scenario=scenario,
+        step=step,
+        fmt=fmt,
+        prompt=prompt or "",
+        session_id=_session_for(inv, resume, scenario, step, attempt),
+        attempt=attempt,
+        cwd=str(inv.cwd),
+        run_id=run_id,
+    )
+    out.delay = step.event_delay
+    _side_effects(step, inv.cwd, out)
 
-    @staticmethod
-    def stdout(text: str) -> None:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+    stop_after = None
+    if step.crash is not None:
+        stop_after = step.crash.after_events
+    hang = step.hang_spec()
+    if hang is not None:
+        stop_after = hang.after_events
 
-    @staticmethod
-    def stderr(text: str) -> None:
-        sys.stderr.write(text if text.endswith("\n") else text + "\n")
-        sys.stderr.flush()
+    emitter = EMITTERS[fmt]
+    emission = emitter.emit(ctx) if step.emit else Emission([])
+    for index, event in enumerate(emission.events):
+        if stop_after is not None and index >= stop_after:
+            break
+        out.event(event, pretty=emission.pretty)
+
+    if step.crash is not None:
+        _crash(step.crash, step.stderr, out)
+    if hang is not None:
+        _hang(hang)
+
+    if emission.stderr_doc is not None:
+        out.stderr(json.dumps(emission.stderr_doc, indent=2))
+    if step.stderr:
+        out.stderr(step.stderr)
+    if fmt == "wrapper":
+        for event in emission.after:
+            out.event(event)
+        _drain_stdin_then_shutdown(out, ctx.session_id)
+    if step.exit_code is not None:
+        return step.exit_code
+    return 0 if step.failure is None else emitter.failure_exit(step.failure)
+
+
+def _session_for(
+    inv: SimArgs, resume: str | None, scenario: Scenario, step: Step, attempt: int
+) -> str:
+    if step.session_id:
+        return step.session_id
+    if resume:
+        return resume  # a resumed run continues the same session, as the real CLIs do
+    if scenario.session_id:
+        return scenario.session_id
+    return str(
+        uuid.uuid5(uuid.NAMESPACE_URL, f"autofix-sim:{inv.scenario_path}:{inv.operation}:{attempt}")
+    )
+
+
+def _side_effects(step: Step, cwd: Path, out: _Out) -> None:
+    """What the step does before its events: wait, warn, edit files, commit, print raw text."""
+    if step.sleep:
+        time.sleep(step.sleep)
+    pid = os.getpid()
+    for name in step.stderr_noise:
+        out.stderr(NOISE_PRESETS[name].replace("{pid}", str(pid)))
+    _apply_files(step, cwd)
+    if step.git_commit:
+        _git_commit(step.git_commit, cwd)
+    if step.stdout:
+        out.stdout(step.stdout.rstrip("\n"))
+    if step.lines is not None:
+        _write_lines(step.lines)
 
 
 def _apply_files(step: Step, cwd: Path) -> None:
@@ -135,6 +219,16 @@ def _write_lines(spec: Lines) -> None:
     stream.flush()
 
 
+def _crash(spec: Crash, stderr: str | None, out: _Out) -> NoReturn:
+    if stderr:
+        out.stderr(stderr)
+    sys.stdout.flush()
+    if spec.signal:
+        os.kill(os.getpid(), signal_number(spec.signal))
+        time.sleep(5)  # the signal is asynchronous; never fall through to a clean exit
+    os._exit(spec.exit_code)
+
+
 def _hang(spec: Hang) -> None:
     if spec.ignore_sigterm:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -143,122 +237,10 @@ def _hang(spec: Hang) -> None:
         if spec.ignore_sigterm:
             code += "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
         code += f"time.sleep({spec.seconds!r})\n"
-        child = subprocess.Popen(
-            [sys.executable, "-c", code]
-        )  # inherits our pipes, like a stuck tool
+        # The grandchild inherits our pipes, like a stuck tool.
+        child = subprocess.Popen([sys.executable, "-c", code])
         _Out.stderr(f"autofix-agent-sim: started grandchild pid={child.pid}")
     time.sleep(spec.seconds)
-
-
-def _session_for(
-    inv: SimArgs, resume: str | None, scenario: Scenario, step: Step, attempt: int
-) -> str:
-    if step.session_id:
-        return step.session_id
-    if resume:
-        return resume  # a resumed run continues the same session, as the real CLIs do
-    if scenario.session_id:
-        return scenario.session_id
-    return str(
-        uuid.uuid5(uuid.NAMESPACE_URL, f"autofix-sim:{inv.scenario_path}:{inv.operation}:{attempt}")
-    )
-
-
-def play(inv: SimArgs) -> int:
-    """Play one step of the scenario; returns the exit code."""
-    scenario = load_scenario(inv.scenario_path)
-    fmt = inv.fmt or scenario.format
-    if fmt not in OUTPUT_FORMATS:
-        raise SimError(f"unknown format {fmt!r}; valid: {', '.join(OUTPUT_FORMATS)}")
-
-    prompt = inv.prompt
-    resume = inv.resume
-    run_id = str(uuid.uuid4())
-    out = _Out(0.0)
-    if fmt == "wrapper":
-        out.event(emit_wrapper.ready_event(inv.cwd))
-        command = emit_wrapper.parse_command(sys.stdin.readline())
-        if command.error is not None:
-            out.event(command.error)
-            _drain_stdin_then_shutdown(out, None)
-            return 0
-        prompt = command.prompt
-        resume = resume or command.resume
-    elif prompt is None:
-        prompt = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-
-    state_dir = inv.state_dir or default_state_dir(inv.scenario_path)
-    attempt = (
-        inv.attempt
-        if inv.attempt is not None
-        else next_attempt(inv.scenario_path, inv.operation, state_dir)
-    )
-    step = choose_step(scenario, attempt, prompt or "", resume is not None)
-    ctx = Context(
-        scenario=scenario,
-        step=step,
-        fmt=fmt,
-        prompt=prompt or "",
-        session_id=_session_for(inv, resume, scenario, step, attempt),
-        attempt=attempt,
-        cwd=str(inv.cwd),
-        run_id=run_id,
-    )
-    out.delay = step.event_delay
-    _side_effects(step, inv.cwd, out)
-
-    stop_after = None
-    if step.crash is not None:
-        stop_after = step.crash.after_events
-    hang = step.hang_spec()
-    if hang is not None:
-        stop_after = hang.after_events
-
-    emitter = EMITTERS[fmt]
-    emission = emitter.emit(ctx) if step.emit else Emission([])
-    for index, event in enumerate(emission.events):
-        if stop_after is not None and index >= stop_after:
-            break
-        out.event(event, pretty=emission.pretty)
-
-    if step.crash is not None:
-        if step.stderr:
-            out.stderr(step.stderr)
-        sys.stdout.flush()
-        if step.crash.signal:
-            os.kill(os.getpid(), signal_number(step.crash.signal))
-            time.sleep(5)  # the signal is asynchronous; never fall through to a clean exit
-        os._exit(step.crash.exit_code)
-    if hang is not None:
-        _hang(hang)
-
-    if emission.stderr_doc is not None:
-        out.stderr(json.dumps(emission.stderr_doc, indent=2))
-    if step.stderr:
-        out.stderr(step.stderr)
-    if fmt == "wrapper":
-        for event in emission.after:
-            out.event(event)
-        _drain_stdin_then_shutdown(out, ctx.session_id)
-    if step.exit_code is not None:
-        return step.exit_code
-    return 0 if step.failure is None else emitter.failure_exit(step.failure)
-
-
-def _side_effects(step: Step, cwd: Path, out: _Out) -> None:
-    """What the step does before its events: wait, warn, edit files, commit, print raw text."""
-    if step.sleep:
-        time.sleep(step.sleep)
-    pid = os.getpid()
-    for name in step.stderr_noise:
-        out.stderr(NOISE_PRESETS[name].replace("{pid}", str(pid)))
-    _apply_files(step, cwd)
-    if step.git_commit:
-        _git_commit(step.git_commit, cwd)
-    if step.stdout:
-        out.stdout(step.stdout.rstrip("\n"))
-    if step.lines is not None:
-        _write_lines(step.lines)
 
 
 def _drain_stdin_then_shutdown(out: _Out, session_id: str | None) -> None:
@@ -267,3 +249,26 @@ def _drain_stdin_then_shutdown(out: _Out, session_id: str | None) -> None:
         while sys.stdin.readline():
             pass
     out.event(emit_wrapper.shutdown_event(session_id))
+
+
+class _Out:
+    """Line writer for stdout/stderr: flushed per line, events paced by ``event_delay``."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+
+    def event(self, obj: Event, *, pretty: bool = False) -> None:
+        text = json.dumps(obj, indent=2) if pretty else json.dumps(obj, separators=(",", ":"))
+        self.stdout(text)
+        if self.delay:
+            time.sleep(self.delay)
+
+    @staticmethod
+    def stdout(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    @staticmethod
+    def stderr(text: str) -> None:
+        sys.stderr.write(text if text.endswith("\n") else text + "\n")
+        sys.stderr.flush()

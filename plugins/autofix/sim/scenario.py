@@ -95,6 +95,14 @@ class Usage(_Model):
     output_tokens: int = Field(default=80, ge=0)
     cached_input_tokens: int = Field(default=0, ge=0)
 
+    @property
+    def uncached_input_tokens(self) -> int:
+        return self.input_tokens - self.cached_input_tokens  # negative if cached > input
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
 
 class Lines(_Model):
     count: int = Field(ge=0)
@@ -214,7 +222,7 @@ def load_scenario(path: Path) -> Scenario:
 
 
 def choose_step(scenario: Scenario, attempt: int, prompt: str, resumed: bool) -> Step:
-    """First step whose conditions hold; if none does, the last step that has no prompt regex."""
+    """First step whose conditions hold; if none does, the last step without match or resumed."""
     for step in scenario.steps:
         if step.attempt is not None:
             wanted = step.attempt if isinstance(step.attempt, list) else [step.attempt]
