@@ -21,7 +21,6 @@ class Context:
 
     scenario: Scenario
     step: Step
-    fmt: str
     prompt: str
     session_id: str
     attempt: int

@@ -88,7 +88,6 @@ def play(inv: SimArgs) -> int:
     ctx = Context(
         scenario=scenario,
         step=step,
-        fmt=fmt,
         prompt=prompt or "",
         session_id=_session_for(inv, resume, scenario, step, attempt),
         attempt=attempt,
