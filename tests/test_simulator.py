@@ -19,7 +19,7 @@ from autofix.agents import AgentOutcome, AgentRequest, get_format
 from autofix.errors import SimError
 from autofix.result import FailureKind, FinishReason, RunStatus
 from autofix.runner import Runner, RunResult
-from autofix.sim.simulator import SCENARIOS_DIR, load_scenario, resolve_scenario
+from autofix.sim.scenario import SCENARIOS_DIR, load_scenario, resolve_scenario
 
 S, F, L, U = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.LIMIT_REACHED, RunStatus.UNKNOWN
 

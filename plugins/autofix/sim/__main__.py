@@ -40,14 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from autofix.errors import SimError
-    from autofix.sim.simulator import (
-        SCENARIOS_DIR,
-        SimArgs,
-        default_state_dir,
-        play,
-        reset_attempts,
-        resolve_scenario,
-    )
+    from autofix.sim.play import SimArgs, play
+    from autofix.sim.scenario import SCENARIOS_DIR, resolve_scenario
+    from autofix.sim.state import default_state_dir, reset_attempts
 
     args = build_parser().parse_args(argv)
     if args.list:

@@ -61,7 +61,7 @@ class SimFormat(AgentFormat):
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         from autofix.agents.wrapper import prompt_command
-        from autofix.sim.simulator import load_scenario, resolve_scenario
+        from autofix.sim.scenario import load_scenario, resolve_scenario
 
         options = cast(SimOptions, request.options)
         scenario_ref = options.get("scenario") or os.environ.get(SCENARIO_ENV)
@@ -107,7 +107,7 @@ class SimFormat(AgentFormat):
             scenario_ref = os.environ.get(SCENARIO_ENV)
             fmt = "claude"
             if scenario_ref:
-                from autofix.sim.simulator import load_scenario, resolve_scenario
+                from autofix.sim.scenario import load_scenario, resolve_scenario
 
                 fmt = load_scenario(resolve_scenario(scenario_ref)).format
         return get_format(PARSER_FOR_OUTPUT[fmt]).parser()
