@@ -2,7 +2,7 @@
 
 ``SimFormat`` runs the scripted agent (``python -m autofix.sim``) and parses its output
 with the parser of the scenario's declared format, so a simulated run goes through exactly the
-same parsing as the real CLI it imitates. Scenario runtime: :mod:`autofix.sim.simulator`.
+same parsing as the real CLI it imitates. Scenario runtime: :mod:`autofix.sim.scenario` and :mod:`autofix.sim.play`.
 
 Options: SimOptions. Attempt counters are kept per scenario and ``AgentRequest.operation``.
 """
