@@ -44,14 +44,8 @@ from autofix.validation import (
     LLMReply,
     OutputValidator,
 )
-from autofix.validation.strategies import (
-    ADAPTIVE,
-    AUTO,
-    FIXED_STRATEGIES,
-    SEED_STRIDE,
-    arm,
-    observations_from_interactions,
-)
+from autofix.validation.adaptive import observations_from_interactions
+from autofix.validation.strategies import ADAPTIVE, AUTO, FIXED_STRATEGIES, SEED_STRIDE, arm
 
 MAX_ATTEMPTS = 3
 BASE_SEED = 1000

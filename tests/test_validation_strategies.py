@@ -21,15 +21,9 @@ from autofix.validation import (
     RecoveryStats,
     generate_and_validate,
 )
-from autofix.validation.strategies import (
-    DEFAULT_ADAPTIVE_TABLE,
-    arm,
-    arm_parts,
-    completion_hybrid,
-    error_note,
-    last_paragraph,
-    observations_from_interactions,
-)
+from autofix.validation.adaptive import DEFAULT_ADAPTIVE_TABLE, observations_from_interactions
+from autofix.validation.completion import completion_hybrid, error_note, last_paragraph
+from autofix.validation.strategies import arm, arm_parts
 
 PROMPT = "Strategies as JSON.\n\nIdea: a\nJSON: {}\n\nIdea: b\nJSON:"
 BAD = ' {"name": "x", "period": 900}'

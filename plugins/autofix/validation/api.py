@@ -26,14 +26,15 @@ from typing import TypeVar, cast
 from pydantic import BaseModel
 
 from autofix.config import ValidationSettings
+from autofix.validation.adaptive import AdaptiveAdvisor
 from autofix.validation.escalation import Escalation
 from autofix.validation.extract import PayloadFormat
+from autofix.validation.field_errors import SemanticValidator
 from autofix.validation.loop import AttemptLoop, OnAttempt
 from autofix.validation.policy import AttemptPolicy, AttemptRequest
 from autofix.validation.records import ValidationRun, raise_for_run
 from autofix.validation.repair import Normaliser
-from autofix.validation.schema import SemanticValidator
-from autofix.validation.strategies import AdaptiveAdvisor, FeedbackStyle
+from autofix.validation.strategies import FeedbackStyle
 from autofix.validation.validator import OutputValidator
 
 M = TypeVar("M", bound=BaseModel)

@@ -17,8 +17,8 @@ from pydantic import BaseModel
 
 from autofix.redact import redact
 from autofix.result import ErrorCategory, FieldError, Status
+from autofix.validation.outcome import ValidationOutcome
 from autofix.validation.schema import ROOT, structural_hint
-from autofix.validation.validator import ValidationOutcome
 
 FeedbackMode = Literal["full", "resumed"]
 

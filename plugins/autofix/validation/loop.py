@@ -12,12 +12,13 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from autofix.result import Status
+from autofix.validation.outcome import ValidationOutcome
 from autofix.validation.policy import Action, AttemptPolicy, AttemptRequest, Decision, ResumeMode
 from autofix.validation.records import AttemptRecord, ValidationRun
 from autofix.validation.reply import LLMReply, coerce_reply
 from autofix.validation.report import write_failure_report
 from autofix.validation.strategies import AUTO, FEEDBACK, arm
-from autofix.validation.validator import OutputValidator, ValidationOutcome
+from autofix.validation.validator import OutputValidator
 
 log = logging.getLogger("autofix.validation")
 

@@ -18,6 +18,12 @@ from pydantic import BaseModel
 
 from autofix.config import ValidationSettings, load_config
 from autofix.result import Status
+from autofix.validation.adaptive import AdaptiveAdvisor
+from autofix.validation.completion import (
+    completion_feedback,
+    completion_history_turn,
+    completion_hybrid,
+)
 from autofix.validation.escalation import Escalation
 from autofix.validation.feedback import (
     DEFAULT_MAX_ERRORS,
@@ -35,13 +41,9 @@ from autofix.validation.strategies import (
     HYBRID,
     RESAMPLE,
     RESAMPLING,
-    AdaptiveAdvisor,
     FeedbackStyle,
     arm_parts,
     check_strategy,
-    completion_feedback,
-    completion_history_turn,
-    completion_hybrid,
     primary_category,
     resolve_auto,
 )

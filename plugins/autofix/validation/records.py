@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from autofix.errors import ValidationExhaustedError, ValidationRefusedError
 from autofix.redact import redact, redact_obj
 from autofix.result import FieldError, ParseResult, Status, TokenUsage, truncate
-from autofix.validation.validator import ValidationOutcome
+from autofix.validation.outcome import ValidationOutcome
 
 M = TypeVar("M", bound=BaseModel)
 AttemptMode = Literal["initial", "full", "resumed"]
