@@ -24,7 +24,14 @@ from autofix.config import AutofixConfig
 from autofix.errors import AutofixError, RunnerError
 from autofix.parser import ResponseParser
 from autofix.redact import is_secret_name, redact, register_secret
-from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
+from autofix.result import (
+    FinishReason,
+    ParseResult,
+    RetryClass,
+    RetryStrategy,
+    Status,
+    format_error_message,
+)
 from autofix.runner import Runner
 from autofix.task.livelog import LiveLog
 from autofix.validation import (
@@ -40,7 +47,8 @@ from autofix.validation import (
     ValidationRun,
     resolve_schema,
 )
-from autofix.validation.strategies import ADAPTIVE, SEED_STRIDE, check_strategy
+from autofix.validation.policy import ResumeMode
+from autofix.validation.strategies import SEED_STRIDE, check_strategy
 
 LogLine = Callable[[str], None]
 
@@ -104,7 +112,7 @@ def apply_strategy_options(
         changes["schema_optional"] = False
     if agent_options.get("mode") == "completions":
         changes["feedback_style"] = "completion"
-    if policy.strategy == ADAPTIVE and recorder is not None:
+    if policy.strategy == RetryStrategy.ADAPTIVE and recorder is not None:
         changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
     return replace(policy, **changes) if changes else policy
 
@@ -491,7 +499,7 @@ class AgentTask:
             policy,
             operation=self.spec.operation,
             run_id=self.trace.trace_id,
-            resume="with_session_id" if self.format.supports_resume else "never",
+            resume=ResumeMode.WITH_SESSION_ID if self.format.supports_resume else ResumeMode.NEVER,
             on_attempt=on_attempt,
         )
         try:
@@ -526,7 +534,9 @@ class AgentTask:
                 self.spec.prompt,
                 history,
                 policy.decide(history),
-                resume="with_session_id" if self.format.supports_resume else "never",
+                resume=(
+                    ResumeMode.WITH_SESSION_ID if self.format.supports_resume else ResumeMode.NEVER
+                ),
                 model=schema,
                 payload_format="YAML" if validator.payload_format == "yaml" else "JSON",
             )

@@ -8,37 +8,33 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from autofix.result import ErrorCategory
-from autofix.validation.strategies import (
-    CONSTRAINED,
-    FEEDBACK,
-    FIXED_STRATEGIES,
-    HISTORY,
-    HYBRID,
-    RESAMPLE,
-    TRUNCATED,
-    arm,
-)
+from autofix.result import ErrorCategory, RetryStrategy
+from autofix.validation.strategies import FIXED_STRATEGIES, TRUNCATED, arm
 
 log = logging.getLogger("autofix.validation")
 
 # Without history: what recovers each category best on small models (docs/benchmarks.md).
 DEFAULT_ADAPTIVE_TABLE: dict[str, str] = {
-    TRUNCATED: RESAMPLE,
-    ErrorCategory.STRUCTURAL_ERROR.value: RESAMPLE,
-    ErrorCategory.TYPE_MISMATCH.value: HYBRID,
-    ErrorCategory.REQUIRED_MISSING.value: HYBRID,
-    ErrorCategory.PATTERN_VIOLATION.value: HYBRID,
-    ErrorCategory.RANGE_VIOLATION.value: HYBRID,
-    ErrorCategory.SEMANTIC_ERROR.value: HYBRID,
+    TRUNCATED: RetryStrategy.RESAMPLE,
+    ErrorCategory.STRUCTURAL_ERROR.value: RetryStrategy.RESAMPLE,
+    ErrorCategory.TYPE_MISMATCH.value: RetryStrategy.HYBRID,
+    ErrorCategory.REQUIRED_MISSING.value: RetryStrategy.HYBRID,
+    ErrorCategory.PATTERN_VIOLATION.value: RetryStrategy.HYBRID,
+    ErrorCategory.RANGE_VIOLATION.value: RetryStrategy.HYBRID,
+    ErrorCategory.SEMANTIC_ERROR.value: RetryStrategy.HYBRID,
 }
 # With a schema-capable endpoint: a fresh sample under the schema for every category. On Gemma
 # 3 270M it recovered semantic errors as well as or better than adding the error note
 # (docs/benchmarks.md); the store's rates overrule it per category.
 SCHEMA_ADAPTIVE_TABLE: dict[str, str] = {
-    category: CONSTRAINED for category in DEFAULT_ADAPTIVE_TABLE
+    category: RetryStrategy.CONSTRAINED for category in DEFAULT_ADAPTIVE_TABLE
 }
-SCHEMA_CANDIDATES: tuple[str, ...] = (CONSTRAINED, f"{HYBRID}+{CONSTRAINED}", RESAMPLE, HYBRID)
+SCHEMA_CANDIDATES: tuple[str, ...] = (
+    RetryStrategy.CONSTRAINED,
+    arm(RetryStrategy.HYBRID, True),
+    RetryStrategy.RESAMPLE,
+    RetryStrategy.HYBRID,
+)
 
 
 @dataclass
@@ -103,7 +99,12 @@ class AdaptiveAdvisor:
     stats: RecoveryStats = field(default_factory=RecoveryStats)
     min_trials: int = 5
     default_table: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_ADAPTIVE_TABLE))
-    candidates: tuple[str, ...] = (RESAMPLE, HYBRID, FEEDBACK, HISTORY)
+    candidates: tuple[str, ...] = (
+        RetryStrategy.RESAMPLE,
+        RetryStrategy.HYBRID,
+        RetryStrategy.FEEDBACK,
+        RetryStrategy.HISTORY,
+    )
 
     @classmethod
     def from_store(cls, store: Any, operation: str | None = None, **kwargs: Any) -> AdaptiveAdvisor:

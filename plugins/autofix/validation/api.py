@@ -31,8 +31,8 @@ from autofix.validation.escalation import Escalation
 from autofix.validation.extract import PayloadFormat
 from autofix.validation.field_errors import SemanticValidator
 from autofix.validation.loop import AttemptLoop, OnAttempt
-from autofix.validation.policy import AttemptPolicy, AttemptRequest
-from autofix.validation.records import ValidationRun, raise_for_run
+from autofix.validation.policy import AttemptPolicy, AttemptRequest, ResumeMode
+from autofix.validation.records import AttemptMode, ValidationRun, raise_for_run
 from autofix.validation.repair import Normaliser
 from autofix.validation.strategies import FeedbackStyle
 from autofix.validation.validator import OutputValidator
@@ -53,7 +53,7 @@ def _accepts_model_kwarg(llm: LLMCallable, name: str = "model") -> bool:
 def messages_for(request: AttemptRequest, system: str | None = None) -> list[Message]:
     """The message list for one attempt: [system] + one user message (none growing)."""
     messages: list[Message] = []
-    if system and request.mode != "resumed":
+    if system and request.mode != AttemptMode.RESUMED:
         messages.append({"role": "system", "content": system})
     if request.messages is not None:  # the ``history`` strategy: the whole conversation
         return messages + [dict(message) for message in request.messages]
@@ -169,7 +169,7 @@ def generate_and_validate(
         policy,
         operation=operation,
         run_id=run_id,
-        resume="always" if resumable else "never",
+        resume=ResumeMode.ALWAYS if resumable else ResumeMode.NEVER,
         on_attempt=on_attempt,
         sleep=sleep,
     )

@@ -43,6 +43,9 @@ def completion_feedback(original_prompt: str, outcome: ValidationOutcome) -> str
     return f"{original_prompt}{answer}\n{note}\n\n{slot}"
 
 
+# Why the hybrid leaves the old answer out: a small model shown its own wrong answer tends to copy
+# it (the retry issue measured naive feedback *below* blind resampling on Gemma 3 270M), while a
+# fresh sample conditioned on the error note keeps resampling's diversity and still gets the hint.
 def completion_hybrid(original_prompt: str, outcome: ValidationOutcome) -> str:
     """Base models: the original prompt with the note placed just before the query slot."""
     head, slot = last_paragraph(original_prompt)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from autofix.validation.extract import Candidate
+from autofix.validation.extract import Candidate, CandidateSource
 
 
 @dataclass(frozen=True)
@@ -233,11 +233,11 @@ def repairs_from_log(log: list[dict[str, str]]) -> list[Repair]:
 
 def fence_repairs(candidate: Candidate) -> list[Repair]:
     repairs: list[Repair] = []
-    if candidate.source == "fence":
+    if candidate.source == CandidateSource.FENCE:
         label = f"```{candidate.lang}" if candidate.lang else "```"
         repairs.append(Repair(f"removed markdown fence ({label})"))
         if not candidate.closed:
             repairs.append(Repair("the markdown fence was never closed (answer cut off?)"))
-    elif candidate.source == "span" and candidate.surrounded:
+    elif candidate.source == CandidateSource.SPAN and candidate.surrounded:
         repairs.append(Repair("removed text around the JSON"))
     return repairs

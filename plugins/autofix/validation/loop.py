@@ -11,13 +11,12 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from autofix.result import Status
-from autofix.validation.outcome import ValidationOutcome
+from autofix.result import RetryStrategy, Status
 from autofix.validation.policy import Action, AttemptPolicy, AttemptRequest, Decision, ResumeMode
-from autofix.validation.records import AttemptRecord, ValidationRun
-from autofix.validation.reply import LLMReply, coerce_reply
+from autofix.validation.records import AttemptRecord, DecisionReason, ValidationRun
+from autofix.validation.reply import coerce_reply
 from autofix.validation.report import write_failure_report
-from autofix.validation.strategies import AUTO, FEEDBACK, arm
+from autofix.validation.strategies import arm
 from autofix.validation.validator import OutputValidator
 
 log = logging.getLogger("autofix.validation")
@@ -32,16 +31,14 @@ class AttemptLoop:
 
     ``call`` gets an AttemptRequest and returns the reply (str, LLMReply, AgentOutcome,
     ...). Exceptions from ``call`` propagate: transient agent errors belong to the
-    caller's own retry mechanism (Airflow ``retries``). ``resume``: "never" (fresh
-    calls, full feedback), "with_session_id" (resume when the last reply gave a session
-    id, as CLIs do) or "always" (the callable keeps the conversation itself).
+    caller's own retry mechanism (Airflow ``retries``). ``resume``: see ResumeMode.
     """
 
     validator: OutputValidator
     policy: AttemptPolicy = field(default_factory=AttemptPolicy)
     operation: str = ""
     run_id: str | None = None
-    resume: ResumeMode = "never"
+    resume: ResumeMode = ResumeMode.NEVER
     on_attempt: OnAttempt | None = None
     sleep: Callable[[float], None] = time.sleep
     write_report: bool = True
@@ -54,7 +51,7 @@ class AttemptLoop:
         while True:
             started = time.monotonic()
             reply = coerce_reply(call(request))
-            outcome = self._validate(reply)
+            outcome = self.validator.validate_reply(reply)
             record = AttemptRecord(
                 attempt=request.attempt,
                 prompt=request.prompt,
@@ -83,19 +80,14 @@ class AttemptLoop:
                 self.on_attempt(record)
             decision = self.policy.decide(history)
             if decision.action is Action.ACCEPT:
-                return ValidationRun(outcome.value, tuple(history), Status.COMPLETED, "valid")
+                return ValidationRun(
+                    outcome.value, tuple(history), Status.COMPLETED, DecisionReason.VALID
+                )
             if decision.action is Action.STOP:
                 return self._stop(prompt, history, decision, run_id, label)
             request = self._next_request(prompt, history, decision, label)
             if self.policy.retry_delay_seconds > 0:
                 self.sleep(self.policy.retry_delay_seconds)
-
-    def _validate(self, reply: LLMReply) -> ValidationOutcome:
-        if reply.structured_output is not None:
-            return self.validator.validate(
-                reply.text, reply.finish_reason, data=reply.structured_output
-            )
-        return self.validator.validate(reply.text, reply.finish_reason)
 
     def _next_request(
         self, prompt: str, history: list[AttemptRecord], decision: Decision, label: str
@@ -108,9 +100,9 @@ class AttemptLoop:
             decision,
             resume=self.resume,
             model=self.validator.model,
-            payload_format="YAML" if self.validator.payload_format == "yaml" else "JSON",
+            payload_format=self.validator.payload_label,
         )
-        if self.policy.strategy not in (FEEDBACK, AUTO):
+        if self.policy.strategy not in (RetryStrategy.FEEDBACK, RetryStrategy.AUTO):
             log.info(
                 "%sattempt %d: strategy %s for %s",
                 label,
@@ -123,7 +115,7 @@ class AttemptLoop:
     def _stop(
         self, prompt: str, history: list[AttemptRecord], decision: Decision, run_id: str, label: str
     ) -> ValidationRun[BaseModel]:
-        if decision.reason == "identical_errors":
+        if decision.reason is DecisionReason.IDENTICAL_ERRORS:
             log.warning("%s%s (abort_on_identical_errors)", label, decision.message)
         else:
             log.warning("%sgiving up: %s: %s", label, decision.reason, decision.message)

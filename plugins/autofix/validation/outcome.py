@@ -19,6 +19,7 @@ from autofix.result import (
     Status,
     format_error_message,
 )
+from autofix.validation.extract import PayloadFormat
 from autofix.validation.repair import parse_payload
 
 ErrorKey = tuple[str, str]
@@ -46,7 +47,7 @@ class ValidationOutcome:
     repairs: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     finish_reason: FinishReason | None = None
-    fmt: str | None = None
+    fmt: PayloadFormat | None = None  # what the payload was read as
 
     @property
     def ok(self) -> bool:

@@ -1,10 +1,4 @@
-"""The attempt policy: plain data plus pure functions, so the in-task loop (AttemptLoop) and a
-multi-task Grid version (one attempt per task, history rebuilt from XCom ParseResults) make the
-same decisions:
-
-    decision = policy.decide(history)          # accept / retry / escalate / stop
-    prompt = policy.feedback(history, ...)      # the prompt for attempt len(history) + 1
-"""
+"""The attempt policy: after each attempt, what to do next and what the next attempt sends."""
 
 from __future__ import annotations
 
@@ -12,12 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
 from autofix.config import ValidationSettings, load_config
-from autofix.result import Status
+from autofix.result import RetryStrategy, Status
 from autofix.validation.adaptive import AdaptiveAdvisor
 from autofix.validation.completion import (
     completion_feedback,
@@ -31,24 +25,35 @@ from autofix.validation.feedback import (
     FeedbackMode,
     build_feedback,
 )
-from autofix.validation.records import AttemptMode, AttemptRecord, HistoryItem, outcome_of
+from autofix.validation.records import (
+    AttemptMode,
+    AttemptRecord,
+    DecisionReason,
+    HistoryItem,
+    outcome_of,
+)
 from autofix.validation.strategies import (
-    ADAPTIVE,
-    AUTO,
-    CONSTRAINED,
-    FEEDBACK,
-    HISTORY,
-    HYBRID,
-    RESAMPLE,
     RESAMPLING,
     FeedbackStyle,
     arm_parts,
     check_strategy,
+    history_messages,
     primary_category,
     resolve_auto,
 )
 
-ResumeMode = Literal["never", "with_session_id", "always"]
+# A resampling strategy draws afresh, so the same errors twice do not mean it is stuck.
+_STUCK_WHEN_REPEATED = frozenset(
+    {RetryStrategy.FEEDBACK, RetryStrategy.HISTORY, RetryStrategy.AUTO}
+)
+
+
+class ResumeMode(StrEnum):
+    """When a retry continues the agent's session instead of starting afresh."""
+
+    NEVER = "never"  # fresh calls with full feedback
+    WITH_SESSION_ID = "with_session_id"  # when the last reply gave a session id, as CLIs do
+    ALWAYS = "always"  # the callable keeps the conversation itself
 
 
 class Action(StrEnum):
@@ -63,7 +68,7 @@ class Decision:
     """What to do after the last attempt. ``status`` is final for accept/stop."""
 
     action: Action
-    reason: str  # first_attempt | valid | retry | refused | not_retryable | retry_disabled | exhausted | identical_errors | escalation_failed
+    reason: DecisionReason
     status: Status
     next_attempt: int | None = None
     repeated: bool = False  # the last two attempts failed with the same (path, category) set
@@ -86,7 +91,7 @@ class AttemptRequest:
     resume_session_id: str | None = None  # set in "resumed" mode when the last reply gave one
     escalation: Escalation | None = None  # set on the escalation attempt
     # Set by the retry strategy (autofix.validation.strategies); defaults mean plain feedback.
-    strategy: str = FEEDBACK
+    strategy: RetryStrategy = RetryStrategy.FEEDBACK
     seed_offset: int = 0  # add to the configured seed: a resampling strategy's fresh draw
     messages: tuple[dict[str, str], ...] | None = None  # the whole conversation (history)
     constrained: bool = False  # send the output schema as response_format
@@ -99,7 +104,14 @@ class AttemptRequest:
 
 @dataclass(frozen=True)
 class AttemptPolicy:
-    """When to retry, when to stop, when to escalate. Build with ``from_settings``/``from_config``."""
+    """When to retry, when to stop, when to escalate. Build with ``from_settings``/``from_config``.
+
+    Plain data plus pure functions, so the in-task loop (AttemptLoop) and a multi-task Grid version
+    (one attempt per task, history rebuilt from XCom ParseResults) make the same decisions:
+
+        decision = policy.decide(history)          # accept / retry / escalate / stop
+        prompt = policy.feedback(history, ...)      # the prompt for attempt len(history) + 1
+    """
 
     max_attempts: int = 3
     retry_enabled: bool = True
@@ -111,14 +123,15 @@ class AttemptPolicy:
     report_dir: str | Path | None = None
     # Retry strategy (autofix.validation.strategies). "auto" until ``resolved`` for an agent;
     # unresolved it retries as "feedback", the behaviour above.
-    strategy: str = AUTO
+    strategy: RetryStrategy = RetryStrategy.AUTO
     constrained: bool = False  # the schema goes to the endpoint (adaptive: on attempt 1)
     schema_optional: bool = False  # set by "auto": an endpoint that rejects the schema gets none
-    feedback_style: FeedbackStyle = "instructions"  # "completion" for base models
+    feedback_style: FeedbackStyle = FeedbackStyle.INSTRUCTIONS  # COMPLETION for base models
     advisor: AdaptiveAdvisor | None = None  # the adaptive strategy's rates; None = default table
 
     def __post_init__(self) -> None:
-        check_strategy(self.strategy)
+        # Callers and the config may pass the plain string; keep the enum from here on.
+        object.__setattr__(self, "strategy", check_strategy(self.strategy))
         if self.max_attempts < 1:
             raise ValueError(f"max_attempts must be >= 1, got {self.max_attempts}")
         if self.retry_delay_seconds < 0:
@@ -139,7 +152,7 @@ class AttemptPolicy:
             max_output_chars=settings.max_output_chars,
             escalation=escalation,
             report_dir=settings.report_dir,
-            strategy=settings.strategy,
+            strategy=RetryStrategy(settings.strategy),
             constrained=settings.constrained,
         )
         given = {key: value for key, value in overrides.items() if value is not None}
@@ -165,7 +178,9 @@ class AttemptPolicy:
         AttemptRecords, pass it when the history is ParseResults.
         """
         if not history:
-            return Decision(Action.RETRY, "first_attempt", Status.INVALID_OUTPUT, next_attempt=1)
+            return Decision(
+                Action.RETRY, DecisionReason.FIRST_ATTEMPT, Status.INVALID_OUTPUT, next_attempt=1
+            )
         outcomes = [outcome_of(item) for item in history]
         last = outcomes[-1]
         count = len(outcomes)
@@ -173,16 +188,22 @@ class AttemptPolicy:
             escalation_used = any(isinstance(i, AttemptRecord) and i.escalated for i in history)
         if last.ok:
             return Decision(
-                Action.ACCEPT, "valid", Status.COMPLETED, message=f"attempt {count} is valid"
+                Action.ACCEPT,
+                DecisionReason.VALID,
+                Status.COMPLETED,
+                message=f"attempt {count} is valid",
             )
         if last.status is Status.REFUSED:
             return Decision(
-                Action.STOP, "refused", Status.REFUSED, message="the agent refused; not retried"
+                Action.STOP,
+                DecisionReason.REFUSED,
+                Status.REFUSED,
+                message="the agent refused; not retried",
             )
         if last.status not in (Status.INVALID_OUTPUT, Status.TRUNCATED):
             return Decision(
                 Action.STOP,
-                "not_retryable",
+                DecisionReason.NOT_RETRYABLE,
                 last.status,
                 message=f"{last.status.value} is not an output problem",
             )
@@ -196,22 +217,17 @@ class AttemptPolicy:
         if escalation_used:
             return Decision(
                 Action.STOP,
-                "escalation_failed",
+                DecisionReason.ESCALATION_FAILED,
                 last.status,
                 repeated=repeated,
                 message=f"the escalation attempt {count} failed too",
             )
-        # A resampling strategy draws afresh, so the same errors twice do not mean it is stuck.
-        if (
-            repeated
-            and self.abort_on_identical_errors
-            and self.strategy in (FEEDBACK, HISTORY, AUTO)
-        ):
+        if repeated and self.abort_on_identical_errors and self.strategy in _STUCK_WHEN_REPEATED:
             same = ", ".join(sorted(f"{p} ({c})" for p, c in last.error_keys))
             if self.escalation is not None and self.retry_enabled:
                 return Decision(
                     Action.ESCALATE,
-                    "identical_errors",
+                    DecisionReason.IDENTICAL_ERRORS,
                     last.status,
                     next_attempt=count + 1,
                     repeated=True,
@@ -219,13 +235,17 @@ class AttemptPolicy:
                 )
             return Decision(
                 Action.STOP,
-                "identical_errors",
+                DecisionReason.IDENTICAL_ERRORS,
                 last.status,
                 repeated=True,
                 message=f"attempts {count - 1} and {count} failed with the same errors ({same}); stopping",
             )
         if count >= self.allowed_attempts:
-            reason = "retry_disabled" if not self.retry_enabled else "exhausted"
+            reason = (
+                DecisionReason.RETRY_DISABLED
+                if not self.retry_enabled
+                else DecisionReason.EXHAUSTED
+            )
             return Decision(
                 Action.STOP,
                 reason,
@@ -234,7 +254,11 @@ class AttemptPolicy:
                 message=f"{count} of {self.allowed_attempts} attempt(s) used",
             )
         return Decision(
-            Action.RETRY, "retry", last.status, next_attempt=count + 1, repeated=repeated
+            Action.RETRY,
+            DecisionReason.RETRY,
+            last.status,
+            next_attempt=count + 1,
+            repeated=repeated,
         )
 
     def feedback(
@@ -242,7 +266,7 @@ class AttemptPolicy:
         history: Sequence[HistoryItem],
         *,
         original_prompt: str,
-        mode: FeedbackMode = "full",
+        mode: FeedbackMode = FeedbackMode.FULL,
         model: type[BaseModel] | None = None,
         payload_format: str = "JSON",
         extra_context: str | None = None,
@@ -269,19 +293,21 @@ class AttemptPolicy:
 
     def resolved(self, samples: bool) -> AttemptPolicy:
         """``auto`` made concrete for an agent; ``samples``: it takes a seed and a schema."""
-        if self.strategy != AUTO:
+        if self.strategy != RetryStrategy.AUTO:
             return self
         strategy, constrained = resolve_auto(samples)
         return replace(
             self, strategy=strategy, constrained=constrained, schema_optional=constrained
         )
 
-    def choose_retry(self, last: HistoryItem) -> tuple[str, bool, str]:
+    def choose_retry(self, last: HistoryItem) -> tuple[RetryStrategy, bool, str]:
         """(the strategy for the next attempt, whether it sends the schema, the category it
         retries). Unresolved ``auto`` retries as ``feedback``."""
         category = primary_category(outcome_of(last))
-        if self.strategy != ADAPTIVE:
-            strategy = FEEDBACK if self.strategy == AUTO else self.strategy
+        if self.strategy != RetryStrategy.ADAPTIVE:
+            strategy: RetryStrategy = (
+                RetryStrategy.FEEDBACK if self.strategy == RetryStrategy.AUTO else self.strategy
+            )
             return strategy, self.sends_schema(strategy), category
         advisor = self.advisor or AdaptiveAdvisor()
         if self.constrained:
@@ -289,8 +315,8 @@ class AttemptPolicy:
         strategy, schema = arm_parts(advisor.choose(category))
         return strategy, schema, category
 
-    def sends_schema(self, strategy: str) -> bool:
-        return self.constrained or strategy == CONSTRAINED
+    def sends_schema(self, strategy: RetryStrategy) -> bool:
+        return self.constrained or strategy == RetryStrategy.CONSTRAINED
 
     def first_request(self, prompt: str) -> AttemptRequest:
         return AttemptRequest(
@@ -298,7 +324,7 @@ class AttemptPolicy:
             self.allowed_attempts,
             prompt,
             prompt,
-            "initial",
+            AttemptMode.INITIAL,
             strategy=self.strategy,
             constrained=self.sends_schema(self.strategy),
         )
@@ -309,7 +335,7 @@ class AttemptPolicy:
         history: Sequence[HistoryItem],
         decision: Decision,
         *,
-        resume: ResumeMode = "never",
+        resume: ResumeMode = ResumeMode.NEVER,
         model: type[BaseModel] | None = None,
         payload_format: str = "JSON",
     ) -> AttemptRequest:
@@ -322,15 +348,15 @@ class AttemptPolicy:
         session_id = getattr(history[-1], "session_id", None)
         switching = escalation is not None and escalation.switches_agent
         resumed = not switching and (
-            resume == "always" or (resume == "with_session_id" and session_id is not None)
+            resume == ResumeMode.ALWAYS
+            or (resume == ResumeMode.WITH_SESSION_ID and session_id is not None)
         )
-        mode: FeedbackMode = "resumed" if resumed else "full"
+        mode = FeedbackMode.RESUMED if resumed else FeedbackMode.FULL
         attempt = len(history) + 1
         strategy, schema, category = self.choose_retry(history[-1])
         messages: list[dict[str, str]] | None = None
-        if escalation is not None or (
-            strategy == FEEDBACK and self.feedback_style == "instructions"
-        ):
+        instructions = self.feedback_style == FeedbackStyle.INSTRUCTIONS
+        if escalation is not None or (strategy == RetryStrategy.FEEDBACK and instructions):
             text = self.feedback(
                 history,
                 original_prompt=prompt,
@@ -342,7 +368,7 @@ class AttemptPolicy:
             )
         else:
             # Other strategies start a fresh call: the prompt (or messages) carries everything.
-            mode, resumed = "full", False
+            mode, resumed = FeedbackMode.FULL, False
             text, messages = self.strategy_prompt(
                 strategy,
                 history,
@@ -356,7 +382,7 @@ class AttemptPolicy:
             max_attempts=max(self.allowed_attempts, attempt),
             prompt=text,
             original_prompt=prompt,
-            mode=mode,
+            mode=AttemptMode(mode),
             resume_session_id=session_id if resumed else None,
             escalation=escalation,
             strategy=strategy,
@@ -368,7 +394,7 @@ class AttemptPolicy:
 
     def strategy_prompt(
         self,
-        strategy: str,
+        strategy: RetryStrategy,
         history: Sequence[HistoryItem],
         *,
         original_prompt: str,
@@ -379,12 +405,12 @@ class AttemptPolicy:
         """(prompt text, chat messages or None) for a strategy other than instruction feedback."""
         outcomes = [outcome_of(item) for item in history]
         last = outcomes[-1]
-        completion = self.feedback_style == "completion"
-        if strategy in (RESAMPLE, CONSTRAINED):
+        completion = self.feedback_style == FeedbackStyle.COMPLETION
+        if strategy in (RetryStrategy.RESAMPLE, RetryStrategy.CONSTRAINED):
             return original_prompt, None
-        if strategy == FEEDBACK:  # completion style only; instructions go through feedback()
+        if strategy == RetryStrategy.FEEDBACK:  # completion style; instructions use feedback()
             return completion_feedback(original_prompt, last), None
-        if strategy == HYBRID:
+        if strategy == RetryStrategy.HYBRID:
             if completion:
                 return completion_hybrid(original_prompt, last), None
             return self.feedback(
@@ -406,17 +432,11 @@ class AttemptPolicy:
                         original_prompt=original_prompt,
                         attempt=index + 2,
                         max_attempts=max(self.allowed_attempts, index + 2),
-                        mode="resumed",
+                        mode=FeedbackMode.RESUMED,
                         model=model,
                         max_errors_shown=self.max_errors_shown,
                         max_output_chars=self.max_output_chars,
                         payload_format=payload_format,
                     )
                 )
-        messages = [{"role": "user", "content": original_prompt}]
-        for outcome, turn in zip(outcomes, turns, strict=True):
-            messages += [
-                {"role": "assistant", "content": outcome.raw_output},
-                {"role": "user", "content": turn},
-            ]
-        return turns[-1], messages
+        return turns[-1], history_messages(original_prompt, outcomes, turns)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -14,7 +15,28 @@ from autofix.result import FieldError, ParseResult, Status, TokenUsage, truncate
 from autofix.validation.outcome import ValidationOutcome
 
 M = TypeVar("M", bound=BaseModel)
-AttemptMode = Literal["initial", "full", "resumed"]
+
+
+class AttemptMode(StrEnum):
+    """What an attempt's prompt holds (feedback.FeedbackMode for the retries)."""
+
+    INITIAL = "initial"  # the original prompt
+    FULL = "full"  # original requirements, the last invalid answer and its errors
+    RESUMED = "resumed"  # only the errors: the agent's session holds the rest
+
+
+class DecisionReason(StrEnum):
+    """Why the policy decided what it did; a finished run keeps its last one."""
+
+    FIRST_ATTEMPT = "first_attempt"
+    VALID = "valid"
+    RETRY = "retry"
+    REFUSED = "refused"  # refusals are not retried
+    NOT_RETRYABLE = "not_retryable"  # the agent call failed; not an output problem
+    RETRY_DISABLED = "retry_disabled"
+    EXHAUSTED = "exhausted"
+    IDENTICAL_ERRORS = "identical_errors"  # two attempts in a row failed the same way
+    ESCALATION_FAILED = "escalation_failed"
 
 
 @dataclass(frozen=True)
@@ -94,7 +116,7 @@ class ValidationRun(Generic[M]):
     value: M | None
     attempts: tuple[AttemptRecord, ...]
     status: Status
-    reason: str
+    reason: DecisionReason
     report_path: Path | None = None
 
     @property

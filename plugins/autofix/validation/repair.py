@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import json_repair
 import yaml
 
 from autofix.errors import AutofixError, PayloadError
 from autofix.validation.diagnose import Repair, diagnose_json, fence_repairs, repairs_from_log
-from autofix.validation.extract import Candidate, PayloadFormat, candidates
+from autofix.validation.extract import Candidate, CandidateSource, PayloadFormat, candidates
 
 Normaliser = Callable[[Any], Any]
 
@@ -22,7 +22,7 @@ class Payload:
     """The parsed value and how it was obtained."""
 
     value: Any
-    fmt: Literal["json", "yaml"]
+    fmt: PayloadFormat  # JSON or YAML
     text: str  # the candidate text that was parsed (before repair)
     repairs: tuple[Repair, ...] = ()
     truncated: bool = False  # the structure had to be closed at the end
@@ -87,7 +87,7 @@ def _load_yaml(text: str) -> tuple[Any, list[str]]:
 
 
 def _parse_strict(candidate: Candidate) -> Payload | None:
-    if candidate.fmt == "yaml":
+    if candidate.fmt == PayloadFormat.YAML:
         try:
             value, duplicates = _load_yaml(candidate.text)
         except yaml.YAMLError:
@@ -96,16 +96,16 @@ def _parse_strict(candidate: Candidate) -> Payload | None:
         repairs += [
             Repair(f"duplicate key {key!r}: the last value was kept", True) for key in duplicates
         ]
-        return Payload(value, "yaml", candidate.text, tuple(repairs))
+        return Payload(value, PayloadFormat.YAML, candidate.text, tuple(repairs))
     try:
         value = _strict_json(candidate.text)
     except (_DuplicateKeyError, ValueError):
         return None
-    return Payload(value, "json", candidate.text, tuple(fence_repairs(candidate)))
+    return Payload(value, PayloadFormat.JSON, candidate.text, tuple(fence_repairs(candidate)))
 
 
 def _parse_repaired(candidate: Candidate) -> Payload | None:
-    if candidate.fmt != "json" or not candidate.text.lstrip().startswith(("{", "[")):
+    if candidate.fmt != PayloadFormat.JSON or not candidate.text.lstrip().startswith(("{", "[")):
         return None
     try:
         value, log = json_repair.repair_json(candidate.text, return_objects=True, logging=True)
@@ -122,7 +122,7 @@ def _parse_repaired(candidate: Candidate) -> Payload | None:
     truncated = not candidate.closed or any(
         r.description.startswith("closed truncated") for r in repairs
     )
-    return Payload(value, "json", candidate.text, tuple(repairs), truncated=truncated)
+    return Payload(value, PayloadFormat.JSON, candidate.text, tuple(repairs), truncated=truncated)
 
 
 def _yaml_error(text: str) -> str:
@@ -134,7 +134,7 @@ def _yaml_error(text: str) -> str:
 
 
 def parse_payload(
-    text: str, fmt: PayloadFormat = "auto", normaliser: Normaliser | None = None
+    text: str, fmt: PayloadFormat = PayloadFormat.AUTO, normaliser: Normaliser | None = None
 ) -> Payload:
     """Find, parse and (structurally) repair the payload in ``text``.
 
@@ -147,8 +147,8 @@ def parse_payload(
     found = list(candidates(text, fmt))
     payload: Payload | None = None
     # Fenced blocks are explicit, so a fence needing repair beats a bare span elsewhere.
-    fenced = [c for c in found if c.source == "fence"]
-    loose = [c for c in found if c.source != "fence"]
+    fenced = [c for c in found if c.source == CandidateSource.FENCE]
+    loose = [c for c in found if c.source != CandidateSource.FENCE]
     for group in (fenced, loose):
         for parse in (_parse_strict, _parse_repaired):
             payload = next((p for c in group if (p := parse(c)) is not None), None)
@@ -158,10 +158,10 @@ def parse_payload(
             break
     if payload is None:
         if not found:
-            wanted = "YAML" if fmt == "yaml" else "JSON object or array"
+            wanted = "YAML" if fmt == PayloadFormat.YAML else "JSON object or array"
             raise PayloadError("not_found", f"no {wanted} found in the answer")
         first = found[0]
-        if first.fmt == "yaml":
+        if first.fmt == PayloadFormat.YAML:
             raise PayloadError(
                 "unparseable", f"the YAML could not be parsed: {_yaml_error(first.text)}"
             )

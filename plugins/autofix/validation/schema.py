@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from autofix.errors import SchemaImportError
 from autofix.result import FieldError
+from autofix.validation.extract import PayloadFormat
 
 ROOT = "(root)"
 ACTUAL_CHARS = 120
@@ -50,10 +51,10 @@ def resolve_schema(schema: SchemaLike) -> type[BaseModel]:
     return target
 
 
-def preferred_format(model: type[BaseModel]) -> str | None:
+def preferred_format(model: type[BaseModel]) -> PayloadFormat | None:
     """A model may declare ``__autofix_format__ = "yaml"`` to have answers read as YAML."""
     value = getattr(model, "__autofix_format__", None)
-    return value if value in ("json", "yaml") else None
+    return PayloadFormat(value) if value in (PayloadFormat.JSON, PayloadFormat.YAML) else None
 
 
 def show(value: Any, limit: int = ACTUAL_CHARS) -> str:

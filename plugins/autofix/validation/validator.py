@@ -19,6 +19,7 @@ from autofix.validation.extract import PayloadFormat
 from autofix.validation.field_errors import SemanticValidator, validate_value
 from autofix.validation.outcome import ValidationOutcome
 from autofix.validation.repair import Normaliser, parse_payload
+from autofix.validation.reply import LLMReply
 from autofix.validation.schema import (
     ROOT,
     SchemaLike,
@@ -67,7 +68,18 @@ class OutputValidator:
         declared = preferred_format(self.model)
         if self.fmt is not None:
             return self.fmt
-        return "yaml" if declared == "yaml" else "auto"
+        return PayloadFormat.YAML if declared == PayloadFormat.YAML else PayloadFormat.AUTO
+
+    @property
+    def payload_label(self) -> str:
+        """How prompts name the payload: YAML, or JSON (also for AUTO)."""
+        return "YAML" if self.payload_format == PayloadFormat.YAML else "JSON"
+
+    def validate_reply(self, reply: LLMReply) -> ValidationOutcome:
+        """Validate a reply, its already-parsed output when the agent returned some."""
+        if reply.structured_output is not None:
+            return self.validate(reply.text, reply.finish_reason, data=reply.structured_output)
+        return self.validate(reply.text, reply.finish_reason)
 
     def validate(
         self, text: str | None, finish_reason: object = None, *, data: Any = _UNSET
@@ -80,7 +92,9 @@ class OutputValidator:
             return ValidationOutcome(Status.REFUSED, raw, finish_reason=reason)
         cut_off = finish is FinishReason.LENGTH
         if data is not _UNSET:
-            return self._check(raw, data, (), "json", reason, cut_off, truncated_payload=False)
+            return self._check(
+                raw, data, (), PayloadFormat.JSON, reason, cut_off, truncated_payload=False
+            )
         try:
             payload = parse_payload(raw, self.payload_format, self.normaliser)
         except PayloadError as exc:
@@ -135,7 +149,7 @@ class OutputValidator:
         raw: str,
         value: Any,
         repairs: tuple[str, ...],
-        fmt: str,
+        fmt: PayloadFormat,
         reason: FinishReason | None,
         cut_off: bool,
         truncated_payload: bool,
@@ -190,5 +204,4 @@ class OutputValidator:
         )
 
     def _root_shape(self) -> str:
-        kind = "YAML" if self.payload_format == "yaml" else "JSON"
-        return f"{kind}: {describe_schema(schema_at(self.model, []), self.model)}"
+        return f"{self.payload_label}: {describe_schema(schema_at(self.model, []), self.model)}"
