@@ -1,5 +1,4 @@
-"""Completion-style retry prompts for base models: the error note and the query slot appended
-so the natural continuation is the corrected answer (chat models get ``feedback.build_feedback``)."""
+"""Completion-style retry prompts for base models: the answer's natural continuation is the fix."""
 
 from __future__ import annotations
 

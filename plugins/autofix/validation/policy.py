@@ -224,21 +224,15 @@ class AttemptPolicy:
             )
         if repeated and self.abort_on_identical_errors and self.strategy in _STUCK_WHEN_REPEATED:
             same = ", ".join(sorted(f"{p} ({c})" for p, c in last.error_keys))
-            if self.escalation is not None and self.retry_enabled:
-                return Decision(
-                    Action.ESCALATE,
-                    DecisionReason.IDENTICAL_ERRORS,
-                    last.status,
-                    next_attempt=count + 1,
-                    repeated=True,
-                    message=f"attempts {count - 1} and {count} failed with the same errors ({same}); escalating",
-                )
+            escalate = self.escalation is not None and self.retry_enabled
             return Decision(
-                Action.STOP,
+                Action.ESCALATE if escalate else Action.STOP,
                 DecisionReason.IDENTICAL_ERRORS,
                 last.status,
+                next_attempt=count + 1 if escalate else None,
                 repeated=True,
-                message=f"attempts {count - 1} and {count} failed with the same errors ({same}); stopping",
+                message=f"attempts {count - 1} and {count} failed with the same errors ({same}); "
+                + ("escalating" if escalate else "stopping"),
             )
         if count >= self.allowed_attempts:
             reason = (

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from autofix.errors import ValidationExhaustedError, ValidationRefusedError
 from autofix.redact import redact, redact_obj
-from autofix.result import FieldError, ParseResult, Status, TokenUsage, truncate
+from autofix.result import FieldError, FinishReason, ParseResult, Status, TokenUsage, truncate
 from autofix.validation.outcome import ValidationOutcome
 
 M = TypeVar("M", bound=BaseModel)
@@ -74,7 +74,7 @@ class AttemptRecord:
         return self.outcome.raw_output
 
     @property
-    def finish_reason(self) -> str | None:
+    def finish_reason(self) -> FinishReason | None:
         return self.outcome.finish_reason
 
     def to_dict(self) -> dict[str, Any]:

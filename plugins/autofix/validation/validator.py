@@ -1,8 +1,4 @@
-"""One output in, one ValidationOutcome out: extraction, repair, schema and semantic checks.
-
-This is the step an operator runs once per attempt. It never calls an agent and never
-decides about retries (that is policy.AttemptPolicy).
-"""
+"""One output in, one ValidationOutcome out: extraction, repair, schema and semantic checks."""
 
 from __future__ import annotations
 
@@ -42,7 +38,9 @@ _UNSET: Any = object()
 
 @dataclass(frozen=True)
 class OutputValidator:
-    """Validates one agent output against ``schema``.
+    """Validates one agent output against ``schema``: the step an operator runs once per attempt.
+
+    It never calls an agent and never decides about retries (that is policy.AttemptPolicy).
 
     ``fmt``: "json", "yaml" or "auto" (JSON, plus ```yaml fences); a model may declare
     ``__autofix_format__ = "yaml"``. ``strict_repairs``: a repair that may change meaning
