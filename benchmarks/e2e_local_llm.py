@@ -30,11 +30,12 @@ from typing import Any, Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
+from autofix.agents.base import AttemptOptions
 from autofix.agents.openai.client import ClientRequest, call
 from autofix.audit import Envelope, MemoryStore
 from autofix.audit.envelope import interaction_from_parse_result
 from autofix.devtools.local_llm import MODEL_NAME, LocalServer
-from autofix.result import ParseResult, TokenUsage
+from autofix.result import ParseResult, RetryStrategy, TokenUsage
 from autofix.validation import (
     AdaptiveAdvisor,
     AttemptLoop,
@@ -44,14 +45,8 @@ from autofix.validation import (
     LLMReply,
     OutputValidator,
 )
-from autofix.validation.strategies import (
-    ADAPTIVE,
-    AUTO,
-    FIXED_STRATEGIES,
-    SEED_STRIDE,
-    arm,
-    observations_from_interactions,
-)
+from autofix.validation.adaptive import observations_from_interactions
+from autofix.validation.strategies import STRATEGIES, arm
 
 MAX_ATTEMPTS = 3
 BASE_SEED = 1000
@@ -269,7 +264,7 @@ class Client:
             [
                 request.prompt,
                 request.messages,
-                seed + request.seed_offset * SEED_STRIDE,
+                AttemptOptions(seed_offset=request.seed_offset).seed_for(seed),
                 request.constrained,
             ]
         )
@@ -289,7 +284,7 @@ class Client:
             model=MODEL_NAME,
             mode="completions",
             temperature=TEMPERATURE,
-            seed=seed + request.seed_offset * SEED_STRIDE,
+            seed=AttemptOptions(seed_offset=request.seed_offset).seed_for(seed),
             max_tokens=self.task.max_tokens,
             stop=["\n"],
             json_schema=self.schema,
@@ -471,7 +466,7 @@ def mcnemar_p(wins: int, losses: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def paired_table(runs: Sequence[RunResult], policy: str = AUTO) -> str:
+def paired_table(runs: Sequence[RunResult], policy: str = RetryStrategy.AUTO) -> str:
     """``policy`` against every other strategy on the same items (same seeds): items only it got
     valid, items only the other got valid, and the exact McNemar p-value of the difference."""
     lines = [
@@ -523,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--iterations", "-n", type=int, default=20, help="items per task")
     parser.add_argument("--tasks", default=",".join(TASKS))
-    parser.add_argument("--strategies", default=",".join([*FIXED_STRATEGIES, ADAPTIVE, AUTO]))
+    parser.add_argument("--strategies", default=",".join(STRATEGIES))
     parser.add_argument("--base-url", default=None, help="default: the make llm-up server")
     parser.add_argument("--start-server", action="store_true", help="start (and stop) the server")
     parser.add_argument("--out", default="logs/e2e_local_llm.json")
@@ -545,7 +540,8 @@ def main(argv: list[str] | None = None) -> int:
         started_server = True
     base_url = args.base_url or server.base_url
     strategies = [s for s in args.strategies.split(",") if s]
-    learners = (ADAPTIVE, AUTO)  # they read their own earlier audit records
+    # They read their own earlier audit records.
+    learners = (RetryStrategy.ADAPTIVE, RetryStrategy.AUTO)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     all_results: list[RunResult] = []

@@ -71,7 +71,7 @@ def test_invalid_then_valid_takes_two_calls() -> None:
 def test_identical_errors_stop_after_two(_home: Path, caplog: pytest.LogCaptureFixture) -> None:
     llm = ScriptedLLM([BAD_RISK, valid_json(risk=3), valid_json()])
     with pytest.raises(ValidationExhaustedError) as caught:
-        generate_and_validate(PROMPT, Strategy, llm, max_attempts=3)
+        generate_and_validate(PROMPT, Strategy, llm, policy=AttemptPolicy(max_attempts=3))
     assert len(llm.calls) == 2
     assert caught.value.reason == "identical_errors"
     assert (
@@ -83,7 +83,9 @@ def test_identical_errors_stop_after_two(_home: Path, caplog: pytest.LogCaptureF
 
 def test_without_identical_abort_all_attempts_run() -> None:
     llm = ScriptedLLM([BAD_RISK, BAD_RISK, valid_json()])
-    run = generate_and_validate(PROMPT, Strategy, llm, abort_on_identical_errors=False)
+    run = generate_and_validate(
+        PROMPT, Strategy, llm, policy=AttemptPolicy(abort_on_identical_errors=False)
+    )
     assert run.calls == 3 and run.ok
     assert "The last two attempts failed with the same errors" in llm.prompts[2]
 
@@ -143,14 +145,16 @@ def test_truncation_is_retried_with_truncation_feedback() -> None:
 def test_retry_disabled_means_one_attempt() -> None:
     llm = ScriptedLLM([BAD_RISK, valid_json()])
     with pytest.raises(ValidationExhaustedError) as caught:
-        generate_and_validate(PROMPT, Strategy, llm, retry_enabled=False)
+        generate_and_validate(PROMPT, Strategy, llm, policy=AttemptPolicy(retry_enabled=False))
     assert len(llm.calls) == 1 and caught.value.reason == "retry_disabled"
 
 
 def test_retry_delay_between_attempts_only() -> None:
     slept: list[float] = []
     llm = ScriptedLLM([BAD_RISK, BAD_NAME, valid_json()])
-    generate_and_validate(PROMPT, Strategy, llm, retry_delay_seconds=2.5, sleep=slept.append)
+    generate_and_validate(
+        PROMPT, Strategy, llm, policy=AttemptPolicy(retry_delay_seconds=2.5), sleep=slept.append
+    )
     assert slept == [2.5, 2.5]
 
 
@@ -234,7 +238,7 @@ def test_escalation_on_identical_errors_uses_the_other_llm_and_context(tmp_path:
     escalation = Escalation(
         llm=stronger, context_file="style.md", context_callable=context_from_history
     )
-    run = generate_and_validate(PROMPT, Strategy, main, escalation=escalation)
+    run = generate_and_validate(PROMPT, Strategy, main, policy=AttemptPolicy(escalation=escalation))
     assert run.ok and run.calls == 3 and [r.escalated for r in run.attempts] == [False, False, True]
     prompt = stronger.prompts[0]
     assert (
@@ -254,7 +258,10 @@ def test_escalation_failing_stops_and_escalation_may_exceed_max_attempts() -> No
 
     with pytest.raises(ValidationExhaustedError) as caught:
         generate_and_validate(
-            PROMPT, Strategy, main_llm, escalation=Escalation(model="bigger-model")
+            PROMPT,
+            Strategy,
+            main_llm,
+            policy=AttemptPolicy(escalation=Escalation(model="bigger-model")),
         )
     # Identical errors on the last regular attempt (3/3): one more, escalated, then stop.
     assert caught.value.reason == "escalation_failed"
@@ -264,7 +271,12 @@ def test_escalation_failing_stops_and_escalation_may_exceed_max_attempts() -> No
 
 def test_escalation_with_model_needs_an_llm_that_accepts_it() -> None:
     with pytest.raises(ValueError, match="accepts a model= keyword"):
-        generate_and_validate(PROMPT, Strategy, ScriptedLLM([]), escalation=Escalation(model="x"))
+        generate_and_validate(
+            PROMPT,
+            Strategy,
+            ScriptedLLM([]),
+            policy=AttemptPolicy(escalation=Escalation(model="x")),
+        )
 
 
 def test_config_and_env_override_max_attempts(tmp_path: Path) -> None:
@@ -274,7 +286,7 @@ def test_config_and_env_override_max_attempts(tmp_path: Path) -> None:
     assert settings.max_attempts == 2
     llm = ScriptedLLM([BAD_RISK, BAD_RISK, valid_json()])
     with pytest.raises(ValidationExhaustedError):
-        generate_and_validate(PROMPT, Strategy, llm, settings=settings)
+        generate_and_validate(PROMPT, Strategy, llm, policy=AttemptPolicy.from_settings(settings))
     assert len(llm.calls) == 2
     assert AttemptPolicy.from_config(config, environ={}).max_attempts == 4
     assert (

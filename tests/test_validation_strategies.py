@@ -21,15 +21,9 @@ from autofix.validation import (
     RecoveryStats,
     generate_and_validate,
 )
-from autofix.validation.strategies import (
-    DEFAULT_ADAPTIVE_TABLE,
-    arm,
-    arm_parts,
-    completion_hybrid,
-    error_note,
-    last_paragraph,
-    observations_from_interactions,
-)
+from autofix.validation.adaptive import DEFAULT_ADAPTIVE_TABLE, observations_from_interactions
+from autofix.validation.completion import completion_hybrid, error_note, last_paragraph
+from autofix.validation.strategies import arm, arm_parts
 
 PROMPT = "Strategies as JSON.\n\nIdea: a\nJSON: {}\n\nIdea: b\nJSON:"
 BAD = ' {"name": "x", "period": 900}'
@@ -211,7 +205,9 @@ def test_generate_and_validate_resolves_auto_from_the_callable(tmp_path: Path) -
         calls.append({"seed_offset": seed_offset, "constrained": constrained})
         return answers[len(calls) - 1]
 
-    run_ = generate_and_validate(PROMPT, Item, sampler, report_dir=str(tmp_path))
+    run_ = generate_and_validate(
+        PROMPT, Item, sampler, policy=AttemptPolicy(report_dir=str(tmp_path))
+    )
     assert run_.ok and calls == [
         {"seed_offset": 0, "constrained": True},
         {"seed_offset": 1, "constrained": True},
@@ -222,7 +218,9 @@ def test_generate_and_validate_resolves_auto_from_the_callable(tmp_path: Path) -
         prompts.append(messages[-1]["content"])
         return answers[len(prompts) - 1]
 
-    assert generate_and_validate(PROMPT, Item, plain, report_dir=str(tmp_path)).ok
+    assert generate_and_validate(
+        PROMPT, Item, plain, policy=AttemptPolicy(report_dir=str(tmp_path))
+    ).ok
     assert "## Original requirements" in prompts[1]  # auto = feedback without seed or schema
 
 

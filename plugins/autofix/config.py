@@ -25,7 +25,7 @@ class _Section(BaseModel):
 
 
 class EscalationSettings(_Section):
-    """autofix.validation.loop: one extra attempt before giving up on identical errors."""
+    """autofix.validation.escalation: one extra attempt before giving up on identical errors."""
 
     agent: str | None = None
     model: str | None = None
@@ -34,7 +34,7 @@ class EscalationSettings(_Section):
 
 
 class ValidationSettings(_Section):
-    """autofix.validation.loop: the attempt policy."""
+    """autofix.validation.policy: the attempt policy."""
 
     retry_enabled: bool = True
     max_attempts: int = Field(default=3, ge=1, le=20)

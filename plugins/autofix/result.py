@@ -166,6 +166,21 @@ class ErrorCategory(StrEnum):
     SEMANTIC_ERROR = "semantic_error"
 
 
+class RetryStrategy(StrEnum):
+    """What the attempt after an invalid answer sends (autofix.validation.strategies).
+
+    Recorded per retry in the audit envelope's context (``strategy``).
+    """
+
+    FEEDBACK = "feedback"  # the previous answer and its errors
+    RESAMPLE = "resample"  # the same prompt again with a new seed; the errors are not shown
+    HYBRID = "feedback+resample"  # the errors as a note, without the old answer, and a new seed
+    HISTORY = "history"  # the whole conversation so far plus the errors
+    CONSTRAINED = "constrained"  # the JSON schema goes to the endpoint, a new seed on retries
+    ADAPTIVE = "adaptive"  # per error category, the best recovery rate in the audit store
+    AUTO = "auto"  # adaptive + constrained where the agent takes a seed and a schema, else feedback
+
+
 def truncate(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters, marking the cut."""
     if len(text) <= limit:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -38,6 +38,7 @@ from autofix.validation import (
     ValidationRun,
     resolve_schema,
 )
+from autofix.validation.policy import ResumeMode
 
 
 class AgentCallError(AutofixError):
@@ -57,16 +58,31 @@ def _answerable(result: ParseResult) -> bool:
     )
 
 
-def _reply_from(result: ParseResult) -> LLMReply:
+@dataclass(frozen=True, kw_only=True)
+class _AgentReply(LLMReply):
+    """An agent's answer plus the parser's verdict on the call that produced it."""
+
+    result: ParseResult
+
+
+def _reply_from(result: ParseResult) -> _AgentReply:
     refused = result.status is Status.REFUSED
-    return LLMReply(
+    return _AgentReply(
         text=result.final_text or "",
         finish_reason=FinishReason.REFUSAL if refused else result.finish_reason,
         structured_output=result.data,
         session_id=result.session_id,
         usage=result.usage,
         cost_usd=result.cost_usd,
+        result=result,
     )
+
+
+def _call_result(record: AttemptRecord) -> ParseResult:
+    """The parser's verdict behind an attempt of the validation loop."""
+    if not isinstance(record.reply, _AgentReply):
+        raise TypeError(f"attempt {record.attempt} was not answered by this task's agent")
+    return record.reply.result
 
 
 class AgentTask:
@@ -231,6 +247,10 @@ class AgentTask:
             self._base_policy = attempt_policy(self.spec, self.config, self.format, self.recorder)
         return self._base_policy
 
+    @property
+    def _resume_mode(self) -> ResumeMode:
+        return ResumeMode.WITH_SESSION_ID if self.format.supports_resume else ResumeMode.NEVER
+
     def _validator(self, schema: type[BaseModel]) -> OutputValidator:
         return OutputValidator(schema, strict_repairs=self.config.validation.strict_repairs)
 
@@ -258,7 +278,6 @@ class AgentTask:
     def run_validated(self, schema: type[BaseModel]) -> ParseResult:
         policy = self._policy()
         validator = self._validator(schema)
-        last: dict[str, ParseResult] = {}
 
         def call(request: AttemptRequest) -> object:
             if request.attempt > 1:
@@ -275,7 +294,6 @@ class AgentTask:
                 escalation=request.escalation,
             )
             result = result.model_copy(update={"attempt": request.attempt})
-            last["result"] = result
             if _answerable(result):
                 return _reply_from(result)
             raise AgentCallError(result)
@@ -284,7 +302,7 @@ class AgentTask:
             outcome = record.outcome
             self._record(
                 outcome.to_parse_result(
-                    last["result"],
+                    _call_result(record),
                     operation=self.spec.operation,
                     attempt=record.attempt,
                     attempts=record.attempt,
@@ -297,7 +315,7 @@ class AgentTask:
             policy,
             operation=self.spec.operation,
             run_id=self.trace.trace_id,
-            resume="with_session_id" if self.format.supports_resume else "never",
+            resume=self._resume_mode,
             on_attempt=on_attempt,
         )
         try:
@@ -306,7 +324,7 @@ class AgentTask:
             self._record(exc.result)
             self._verdict(exc.result)
             return exc.result
-        result = run.to_parse_result(last["result"], operation=self.spec.operation)
+        result = run.to_parse_result(_call_result(run.last), operation=self.spec.operation)
         self._verdict(result)
         return result
 
@@ -332,9 +350,9 @@ class AgentTask:
                 self.spec.prompt,
                 history,
                 policy.decide(history),
-                resume="with_session_id" if self.format.supports_resume else "never",
+                resume=self._resume_mode,
                 model=schema,
-                payload_format="YAML" if validator.payload_format == "yaml" else "JSON",
+                payload_format=validator.payload_label,
             )
             resume = request.resume_session_id
             self._validation_event(EventName.RETRY_STARTED, attempt)
@@ -355,11 +373,7 @@ class AgentTask:
             self._verdict(result)
             return result
         reply = _reply_from(result)
-        outcome = (
-            validator.validate(reply.text, reply.finish_reason)
-            if reply.structured_output is None
-            else validator.validate(reply.text, reply.finish_reason, data=reply.structured_output)
-        )
+        outcome = validator.validate_reply(reply)
         self._validated_event(attempt, outcome)
         validated = outcome.to_parse_result(
             result, operation=self.spec.operation, attempt=attempt, attempts=attempt

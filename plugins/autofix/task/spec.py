@@ -12,8 +12,9 @@ from autofix.agents.base import AgentFormat
 from autofix.audit import AuditRecorder
 from autofix.config import AutofixConfig
 from autofix.redact import is_secret_name
+from autofix.result import RetryStrategy
 from autofix.validation import AdaptiveAdvisor, AttemptPolicy
-from autofix.validation.strategies import ADAPTIVE, check_strategy
+from autofix.validation.strategies import check_strategy
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def attempt_policy(
         changes["schema_optional"] = False
     if agent_format.completes_text(spec.agent_options):
         changes["feedback_style"] = "completion"
-    if policy.strategy == ADAPTIVE and recorder is not None:
+    if policy.strategy == RetryStrategy.ADAPTIVE and recorder is not None:
         changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
     return replace(policy, **changes) if changes else policy
 

@@ -15,26 +15,22 @@ from autofix.errors import (
     ValidationFailedError,
     ValidationRefusedError,
 )
+from autofix.validation.adaptive import AdaptiveAdvisor, RecoveryStats
 from autofix.validation.api import LLMCallable, generate_and_validate, messages_for
+from autofix.validation.diagnose import Repair
+from autofix.validation.escalation import Escalation
 from autofix.validation.feedback import build_feedback, quote_output, rank_errors
-from autofix.validation.loop import (
-    Action,
-    AgentCall,
-    AttemptLoop,
-    AttemptPolicy,
-    AttemptRecord,
-    AttemptRequest,
-    Decision,
-    Escalation,
-    ValidationRun,
-    raise_for_run,
-    write_failure_report,
-)
-from autofix.validation.repair import Payload, Repair, parse_payload
+from autofix.validation.field_errors import validate_value
+from autofix.validation.loop import AgentCall, AttemptLoop
+from autofix.validation.outcome import ValidationOutcome, error_keys
+from autofix.validation.policy import Action, AttemptPolicy, AttemptRequest, Decision
+from autofix.validation.records import AttemptRecord, ValidationRun, raise_for_run
+from autofix.validation.repair import Payload, parse_payload
 from autofix.validation.reply import LLMReply, coerce_reply
-from autofix.validation.schema import resolve_schema, validate_value
-from autofix.validation.strategies import STRATEGIES, AdaptiveAdvisor, RecoveryStats
-from autofix.validation.validator import OutputValidator, ValidationOutcome, error_keys
+from autofix.validation.report import write_failure_report
+from autofix.validation.schema import resolve_schema
+from autofix.validation.strategies import STRATEGIES
+from autofix.validation.validator import OutputValidator
 
 __all__ = [
     "STRATEGIES",

@@ -1,44 +1,19 @@
-"""``generate_and_validate``: the plain-Python way in, for any LLM callable.
-
-    run = generate_and_validate(prompt, Strategy, llm)
-    run.value        # a validated Strategy
-    run.attempts     # every AttemptRecord (prompt sent, output, errors, repairs, ...)
-
-``llm(messages)`` gets ``[{"role": "system"|"user", "content": str}, ...]`` and returns a
-string or a reply object (see ``reply.coerce_reply``). Every call sends a fixed-size
-message list: the original prompt, or the original prompt + the invalid output + the
-errors; never the growing conversation.
-
-Session-resume callables: pass ``resumable=True`` when the callable keeps the
-conversation itself (a chat session object, a wrapper around ``claude --resume``). Then
-retries send only the feedback as one user message, since the session already holds
-the original prompt and the previous answer.
-"""
+"""``generate_and_validate``: the plain-Python way in, for any LLM callable."""
 
 from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 from typing import TypeVar, cast
 
 from pydantic import BaseModel
 
 from autofix.config import ValidationSettings
-from autofix.validation.extract import PayloadFormat
-from autofix.validation.loop import (
-    AttemptLoop,
-    AttemptPolicy,
-    AttemptRequest,
-    Escalation,
-    OnAttempt,
-    ValidationRun,
-    raise_for_run,
-)
-from autofix.validation.repair import Normaliser
-from autofix.validation.schema import SemanticValidator
-from autofix.validation.strategies import AdaptiveAdvisor, FeedbackStyle
+from autofix.validation.loop import AttemptLoop, OnAttempt
+from autofix.validation.policy import AttemptPolicy, AttemptRequest, ResumeMode
+from autofix.validation.records import AttemptMode, ValidationRun, raise_for_run
+from autofix.validation.schema import resolve_schema
 from autofix.validation.validator import OutputValidator
 
 M = TypeVar("M", bound=BaseModel)
@@ -46,7 +21,7 @@ Message = dict[str, str]
 LLMCallable = Callable[..., object]  # (messages: list[Message], **kwargs) -> str | reply object
 
 
-def _accepts_model_kwarg(llm: LLMCallable, name: str = "model") -> bool:
+def _accepts_kwarg(llm: LLMCallable, name: str) -> bool:
     try:
         params = inspect.signature(llm).parameters.values()
     except (TypeError, ValueError):
@@ -55,9 +30,14 @@ def _accepts_model_kwarg(llm: LLMCallable, name: str = "model") -> bool:
 
 
 def messages_for(request: AttemptRequest, system: str | None = None) -> list[Message]:
-    """The message list for one attempt: [system] + one user message (none growing)."""
+    """The message list for one attempt: [system] + one user message.
+
+    A fixed size: the original prompt, or the original prompt + the invalid output + the errors;
+    never the growing conversation (unless the ``history`` strategy asks for it). A resumed
+    attempt sends only the feedback: the session already holds the prompt and the last answer.
+    """
     messages: list[Message] = []
-    if system and request.mode != "resumed":
+    if system and request.mode != AttemptMode.RESUMED:
         messages.append({"role": "system", "content": system})
     if request.messages is not None:  # the ``history`` strategy: the whole conversation
         return messages + [dict(message) for message in request.messages]
@@ -69,40 +49,35 @@ def generate_and_validate(
     prompt: str,
     schema: type[M] | str,
     llm: LLMCallable,
-    max_attempts: int | None = None,
     *,
-    settings: ValidationSettings | None = None,
-    retry_enabled: bool | None = None,
-    retry_delay_seconds: float | None = None,
-    abort_on_identical_errors: bool | None = None,
-    max_errors_shown: int | None = None,
-    escalation: Escalation | None = None,
-    report_dir: str | Path | None = None,
-    semantic_validators: Sequence[SemanticValidator] = (),
-    normaliser: Normaliser | None = None,
-    fmt: PayloadFormat | None = None,
-    strict_repairs: bool | None = None,
-    allow_empty: bool = False,
+    policy: AttemptPolicy | None = None,
+    validator: OutputValidator | None = None,
     system: str | None = None,
     resumable: bool = False,
     on_attempt: OnAttempt | None = None,
     operation: str = "generate_and_validate",
     run_id: str | None = None,
     sleep: Callable[[float], None] = time.sleep,
-    strategy: str | None = None,
-    constrained: bool | None = None,
-    feedback_style: FeedbackStyle | None = None,
-    advisor: AdaptiveAdvisor | None = None,
 ) -> ValidationRun[M]:
     """Ask ``llm`` for output matching ``schema``; retry with error feedback until valid.
 
-    Policy: ``settings`` (e.g. ``load_config().validation`` for config/autofix.yaml plus
-    ``AUTOFIX__VALIDATION__*`` env) or built-in defaults (3 attempts), overridden by any
-    keyword given here. Returns a ValidationRun whose ``value`` is the validated model.
+        run = generate_and_validate(prompt, Strategy, llm, policy=AttemptPolicy(max_attempts=3))
+        run.value        # a validated Strategy
+        run.attempts     # every AttemptRecord (prompt sent, output, errors, repairs, ...)
 
-    ``strategy`` (auto | feedback | resample | feedback+resample | history | constrained |
-    adaptive): what a retry sends. An llm that accepts ``seed_offset=`` / ``constrained=``
-    keywords gets them (a resampling strategy's fresh draw; send the schema as
+    ``llm(messages)`` gets ``[{"role": "system"|"user", "content": str}, ...]`` (see
+    ``messages_for``) and returns a string or a reply object (see ``reply.coerce_reply``).
+
+    ``policy``: attempts, delay, identical-error abort, escalation, report directory and retry
+    strategy; None = the ``validation:`` config section's defaults, without reading the file
+    (``AttemptPolicy.from_config()`` reads config/autofix.yaml and ``AUTOFIX__VALIDATION__*``).
+    ``validator``: an OutputValidator for ``schema`` carrying semantic validators, a normaliser,
+    a format, strict repairs or allow_empty; None = ``OutputValidator(schema)``.
+    ``resumable``: the callable keeps the conversation itself (a chat session object, a wrapper
+    around ``claude --resume``), so retries send only the feedback as one user message.
+
+    The retry strategy (``policy.strategy``): an llm that accepts ``seed_offset=`` /
+    ``constrained=`` keywords gets them (a resampling strategy's fresh draw; send the schema as
     ``response_format``). ``auto`` is ``adaptive`` with the schema when the llm takes both,
     ``feedback`` otherwise.
 
@@ -110,24 +85,8 @@ def generate_and_validate(
     (attempts ran out, or identical errors twice in a row); both carry every attempt's
     errors, the last output and the failure report path.
     """
-    base = settings or ValidationSettings()
-    policy = AttemptPolicy.from_settings(
-        base,
-        max_attempts=max_attempts,
-        retry_enabled=retry_enabled,
-        retry_delay_seconds=retry_delay_seconds,
-        abort_on_identical_errors=abort_on_identical_errors,
-        max_errors_shown=max_errors_shown,
-        escalation=escalation,
-        report_dir=report_dir,
-        strategy=strategy,
-        constrained=constrained,
-        feedback_style=feedback_style,
-        advisor=advisor,
-    )
-    strategy_kwargs = [
-        name for name in ("seed_offset", "constrained") if _accepts_model_kwarg(llm, name)
-    ]
+    policy = policy or AttemptPolicy.from_settings(ValidationSettings())
+    strategy_kwargs = [name for name in ("seed_offset", "constrained") if _accepts_kwarg(llm, name)]
     # "auto": an llm that takes both keywords can resample and be constrained.
     policy = policy.resolved(samples=len(strategy_kwargs) == 2)
     esc = policy.escalation
@@ -135,7 +94,7 @@ def generate_and_validate(
         esc is not None
         and esc.llm is None
         and esc.model is not None
-        and not _accepts_model_kwarg(llm)
+        and not _accepts_kwarg(llm, "model")
     ):
         raise ValueError(
             f"escalation.model={esc.model!r} needs an llm that accepts a model= keyword, "
@@ -145,14 +104,10 @@ def generate_and_validate(
         raise ValueError(
             f"escalation.agent={esc.agent!r} is for the Airflow operator; pass Escalation(llm=...) here"
         )
-    validator = OutputValidator(
-        schema,
-        semantic_validators=semantic_validators,
-        normaliser=normaliser,
-        fmt=fmt,
-        strict_repairs=base.strict_repairs if strict_repairs is None else strict_repairs,
-        allow_empty=allow_empty,
-    )
+    if validator is None:
+        validator = OutputValidator(schema)
+    elif validator.model is not (model := resolve_schema(schema)):
+        raise ValueError(f"the validator checks {validator.model.__name__}, not {model.__name__}")
 
     def call(request: AttemptRequest) -> object:
         messages = messages_for(request, system)
@@ -173,7 +128,7 @@ def generate_and_validate(
         policy,
         operation=operation,
         run_id=run_id,
-        resume="always" if resumable else "never",
+        resume=ResumeMode.ALWAYS if resumable else ResumeMode.NEVER,
         on_attempt=on_attempt,
         sleep=sleep,
     )

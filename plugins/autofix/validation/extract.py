@@ -1,19 +1,28 @@
-"""Find the structured payload inside an agent's final text.
-
-Order (agent-formats README §7): fenced blocks from last to first, then the first
-balanced JSON object or array in the text. YAML is only considered when the caller
-asks for it or when a fence is explicitly labelled ``yaml``: plain prose parses as YAML
-far too easily.
-"""
+"""Find the structured payload inside an agent's final text."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from enum import StrEnum
 
-PayloadFormat = Literal["json", "yaml", "auto"]
+
+class PayloadFormat(StrEnum):
+    """What an answer's payload is read as."""
+
+    JSON = "json"
+    YAML = "yaml"
+    AUTO = "auto"  # JSON, plus fences labelled yaml
+
+
+class CandidateSource(StrEnum):
+    """Where in the answer a payload candidate was found."""
+
+    FENCE = "fence"  # a fenced code block
+    SPAN = "span"  # a balanced {...} or [...] span in the text
+    WHOLE = "whole"  # the whole text (YAML only)
+
 
 JSON_LANGS = frozenset({"", "json", "jsonc", "json5", "javascript", "js"})
 YAML_LANGS = frozenset({"yaml", "yml"})
@@ -42,8 +51,8 @@ class Candidate:
     """A piece of the text that may hold the payload, with how it was found."""
 
     text: str
-    fmt: Literal["json", "yaml"]
-    source: Literal["fence", "span", "whole"]
+    fmt: PayloadFormat  # JSON or YAML
+    source: CandidateSource
     lang: str = ""
     closed: bool = True  # False: the fence or the bracket span ran to the end of the text
     surrounded: bool = False  # other non-blank text was around it
@@ -143,23 +152,46 @@ def _scan_to_close(text: str, begin: int) -> tuple[int, bool]:
     return len(text), False
 
 
-def candidates(text: str, fmt: PayloadFormat = "auto") -> Iterator[Candidate]:
-    """Payload candidates, best first. The caller parses each and keeps the first that works."""
+def candidates(text: str, fmt: PayloadFormat = PayloadFormat.AUTO) -> Iterator[Candidate]:
+    """Payload candidates, best first. The caller parses each and keeps the first that works.
+
+    Order (agent-formats README §7): fenced blocks from last to first, then the balanced JSON
+    spans in the text. YAML is only considered when the caller asks for it or when a fence is
+    explicitly labelled ``yaml``: plain prose parses as YAML far too easily.
+    """
     blocks = fenced_blocks(text)
     for block in reversed(blocks):
         surrounded = bool(text[: block.start].strip() or text[block.end :].strip())
-        if block.lang in YAML_LANGS and fmt in ("yaml", "auto"):
-            yield Candidate(block.body, "yaml", "fence", block.lang, block.closed, surrounded)
-        elif block.lang in JSON_LANGS and fmt in ("json", "auto"):
+        if block.lang in YAML_LANGS and fmt in (PayloadFormat.YAML, PayloadFormat.AUTO):
+            yield Candidate(
+                block.body,
+                PayloadFormat.YAML,
+                CandidateSource.FENCE,
+                block.lang,
+                block.closed,
+                surrounded,
+            )
+        elif block.lang in JSON_LANGS and fmt in (PayloadFormat.JSON, PayloadFormat.AUTO):
             inner = balanced_span(block.body)
             body = block.body if inner is None else block.body[inner[0] : inner[1]]
             closed = block.closed and (inner is None or inner[2])
-            yield Candidate(body.strip(), "json", "fence", block.lang, closed, surrounded)
-        elif block.lang in JSON_LANGS and fmt == "yaml":  # JSON is YAML too
-            yield Candidate(block.body, "yaml", "fence", "", block.closed, surrounded)
-    if fmt in ("json", "auto"):
+            yield Candidate(
+                body.strip(),
+                PayloadFormat.JSON,
+                CandidateSource.FENCE,
+                block.lang,
+                closed,
+                surrounded,
+            )
+        elif block.lang in JSON_LANGS and fmt == PayloadFormat.YAML:  # JSON is YAML too
+            yield Candidate(
+                block.body, PayloadFormat.YAML, CandidateSource.FENCE, "", block.closed, surrounded
+            )
+    if fmt in (PayloadFormat.JSON, PayloadFormat.AUTO):
         for begin, end, closed in balanced_spans(text):
             surrounded = bool(text[:begin].strip() or text[end:].strip())
-            yield Candidate(text[begin:end], "json", "span", "", closed, surrounded)
-    if fmt == "yaml" and text.strip():
-        yield Candidate(text.strip(), "yaml", "whole")
+            yield Candidate(
+                text[begin:end], PayloadFormat.JSON, CandidateSource.SPAN, "", closed, surrounded
+            )
+    if fmt == PayloadFormat.YAML and text.strip():
+        yield Candidate(text.strip(), PayloadFormat.YAML, CandidateSource.WHOLE)

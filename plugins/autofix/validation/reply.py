@@ -1,11 +1,4 @@
-"""What an LLM or agent callable may return, reduced to one LLMReply.
-
-Accepted: a plain string; an ``LLMReply``; an ``AgentOutcome`` or ``ParseResult``
-(``final_text``); an OpenAI-style completion (``choices[0].message.content``); an
-Anthropic-style message (``content`` blocks, ``stop_reason``); any object or dict with
-``text`` or ``content`` and optionally ``finish_reason``/``stop_reason``, ``session_id``
-and ``usage``.
-"""
+"""What an LLM or agent callable may return, reduced to one LLMReply."""
 
 from __future__ import annotations
 
@@ -58,7 +51,14 @@ def _usage_of(raw: Any) -> TokenUsage | None:
 
 
 def coerce_reply(reply: object) -> LLMReply:
-    """Normalise whatever the callable returned. Raises TypeError when no text can be found."""
+    """Normalise whatever the callable returned. Raises TypeError when no text can be found.
+
+    Accepted: a plain string; an ``LLMReply``; an ``AgentOutcome`` or ``ParseResult``
+    (``final_text``); an OpenAI-style completion (``choices[0].message.content``); an
+    Anthropic-style message (``content`` blocks, ``stop_reason``); any object or dict with
+    ``text`` or ``content`` and optionally ``finish_reason``/``stop_reason``, ``session_id``
+    and ``usage``.
+    """
     if isinstance(reply, LLMReply):
         return reply
     if reply is None:

@@ -1,8 +1,4 @@
-"""One output in, one ValidationOutcome out: extraction, repair, schema and semantic checks.
-
-This is the step an operator runs once per attempt. It never calls an agent and never
-decides about retries (that is loop.AttemptPolicy).
-"""
+"""One output in, one ValidationOutcome out: extraction, repair, schema and semantic checks."""
 
 from __future__ import annotations
 
@@ -14,35 +10,21 @@ from typing import Any
 from pydantic import BaseModel
 
 from autofix.errors import PayloadError
-from autofix.redact import redact
-from autofix.result import (
-    RETRY_CLASS_BY_STATUS,
-    BlockSource,
-    ErrorBlock,
-    ErrorCategory,
-    FieldError,
-    FinishReason,
-    ParseResult,
-    Status,
-    format_error_message,
-    normalise_finish_reason,
-)
+from autofix.result import ErrorCategory, FieldError, FinishReason, Status, normalise_finish_reason
 from autofix.validation.extract import PayloadFormat
+from autofix.validation.field_errors import SemanticValidator, validate_value
+from autofix.validation.outcome import ValidationOutcome
 from autofix.validation.repair import Normaliser, parse_payload
+from autofix.validation.reply import LLMReply
 from autofix.validation.schema import (
     ROOT,
     SchemaLike,
-    SemanticValidator,
     describe_schema,
     preferred_format,
     resolve_schema,
     schema_at,
     show,
-    validate_value,
 )
-
-ErrorKey = tuple[str, str]
-
 
 # Only consulted when no payload was found at all, and only on short answers.
 _REFUSAL_TEXT = re.compile(
@@ -54,117 +36,11 @@ _REFUSAL_MAX_CHARS = 600
 _UNSET: Any = object()
 
 
-def error_keys(errors: Sequence[FieldError]) -> frozenset[ErrorKey]:
-    """What "the same errors" means: the set of (path, category)."""
-    return frozenset((e.path, e.category.value) for e in errors)
-
-
-@dataclass(frozen=True)
-class ValidationOutcome:
-    """The verdict on one output.
-
-    ``status`` is ``completed`` (``value`` holds the model instance), ``invalid_output``,
-    ``truncated`` or ``refused``. ``raw_output`` is kept unredacted in memory; everything
-    that leaves the process (feedback, reports, ParseResult) is redacted.
-    """
-
-    status: Status
-    raw_output: str
-    value: BaseModel | None = None
-    data: Any = None
-    errors: tuple[FieldError, ...] = ()
-    repairs: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-    finish_reason: FinishReason | None = None
-    fmt: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status is Status.COMPLETED
-
-    @property
-    def error_keys(self) -> frozenset[ErrorKey]:
-        return error_keys(self.errors)
-
-    def summary(self, limit: int = 3) -> str:
-        if self.ok:
-            return "valid"
-        if self.status is Status.REFUSED:
-            return "the agent refused"
-        shown = "; ".join(
-            f"{e.path} ({e.category.value}): {e.message}" for e in self.errors[:limit]
-        )
-        more = f" (+{len(self.errors) - limit} more)" if len(self.errors) > limit else ""
-        return f"{self.status.value}: {len(self.errors)} error(s): {shown}{more}"
-
-    def to_parse_result(
-        self,
-        base: ParseResult | None = None,
-        *,
-        operation: str | None = None,
-        attempt: int = 1,
-        attempts: int = 1,
-    ) -> ParseResult:
-        """Fold this outcome into the operator's ParseResult (or a new one) for XCom."""
-        fields: dict[str, Any] = base.model_dump() if base is not None else {}
-        op = operation if operation is not None else fields.get("operation", "")
-        fields.update(
-            success=self.ok,
-            status=self.status,
-            operation=op,
-            retry_class=RETRY_CLASS_BY_STATUS[self.status],
-            data=self.value.model_dump(mode="json") if self.value is not None else None,
-            field_errors=list(self.errors),
-            repairs=list(self.repairs),
-            warnings=[*fields.get("warnings", []), *self.warnings],
-            final_text=self.raw_output,
-            finish_reason=self.finish_reason,
-            attempt=attempt,
-            attempts=attempts,
-        )
-        if not self.ok:
-            fields["errors"] = [
-                *fields.get("errors", []),
-                *(
-                    ErrorBlock(
-                        text=f"{e.path}: {e.message}", source=BlockSource.VALIDATION
-                    ).model_dump()
-                    for e in self.errors
-                ),
-            ]
-            fields["error_message"] = format_error_message(
-                op, [f"attempt {attempt}/{attempts}: {self.summary()}"]
-            )
-        return ParseResult.model_validate(fields)
-
-    @classmethod
-    def from_parse_result(cls, result: ParseResult) -> ValidationOutcome:
-        """Rebuild an outcome from a ParseResult pulled from XCom (``value`` stays None; ``data`` is set)."""
-        status = (
-            result.status
-            if not (result.success and result.status is Status.COMPLETED)
-            else Status.COMPLETED
-        )
-        data = result.data
-        if data is None and status is not Status.COMPLETED and result.final_text:
-            # Invalid payloads are not kept in ParseResult.data; re-read them for schema hints.
-            try:
-                data = parse_payload(result.final_text).value
-            except PayloadError:
-                data = None
-        return cls(
-            status=status,
-            raw_output=result.final_text or "",
-            data=data,
-            errors=tuple(result.field_errors),
-            repairs=tuple(result.repairs),
-            finish_reason=result.finish_reason,
-        )
-
-
 @dataclass(frozen=True)
 class OutputValidator:
-    """Validates one agent output against ``schema``.
+    """Validates one agent output against ``schema``: the step an operator runs once per attempt.
+
+    It never calls an agent and never decides about retries (that is policy.AttemptPolicy).
 
     ``fmt``: "json", "yaml" or "auto" (JSON, plus ```yaml fences); a model may declare
     ``__autofix_format__ = "yaml"``. ``strict_repairs``: a repair that may change meaning
@@ -190,7 +66,18 @@ class OutputValidator:
         declared = preferred_format(self.model)
         if self.fmt is not None:
             return self.fmt
-        return "yaml" if declared == "yaml" else "auto"
+        return PayloadFormat.YAML if declared == PayloadFormat.YAML else PayloadFormat.AUTO
+
+    @property
+    def payload_label(self) -> str:
+        """How prompts name the payload: YAML, or JSON (also for AUTO)."""
+        return "YAML" if self.payload_format == PayloadFormat.YAML else "JSON"
+
+    def validate_reply(self, reply: LLMReply) -> ValidationOutcome:
+        """Validate a reply, its already-parsed output when the agent returned some."""
+        if reply.structured_output is not None:
+            return self.validate(reply.text, reply.finish_reason, data=reply.structured_output)
+        return self.validate(reply.text, reply.finish_reason)
 
     def validate(
         self, text: str | None, finish_reason: object = None, *, data: Any = _UNSET
@@ -203,7 +90,9 @@ class OutputValidator:
             return ValidationOutcome(Status.REFUSED, raw, finish_reason=reason)
         cut_off = finish is FinishReason.LENGTH
         if data is not _UNSET:
-            return self._check(raw, data, (), "json", reason, cut_off, truncated_payload=False)
+            return self._check(
+                raw, data, (), PayloadFormat.JSON, reason, cut_off, truncated_payload=False
+            )
         try:
             payload = parse_payload(raw, self.payload_format, self.normaliser)
         except PayloadError as exc:
@@ -258,7 +147,7 @@ class OutputValidator:
         raw: str,
         value: Any,
         repairs: tuple[str, ...],
-        fmt: str,
+        fmt: PayloadFormat,
         reason: FinishReason | None,
         cut_off: bool,
         truncated_payload: bool,
@@ -313,9 +202,4 @@ class OutputValidator:
         )
 
     def _root_shape(self) -> str:
-        kind = "YAML" if self.payload_format == "yaml" else "JSON"
-        return f"{kind}: {describe_schema(schema_at(self.model, []), self.model)}"
-
-
-def redacted(text: str) -> str:
-    return redact(text)
+        return f"{self.payload_label}: {describe_schema(schema_at(self.model, []), self.model)}"
