@@ -22,12 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from autofix.classify import Classifier
+from autofix.classify.classifier import Classifier
 from autofix.parser import ResponseParser
-from autofix.patterns import PatternStore, Rule, compile_rules, defaults
-from autofix.patterns.compiled import CompiledRules
+from autofix.patterns.compiled import CompiledRules, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
-from autofix.patterns.model import PatternSettings
+from autofix.patterns.loader import PatternStore, defaults
+from autofix.patterns.model import PatternSettings, Rule
 from autofix.patterns.redos import required_literals
 
 ROOT = Path(__file__).resolve().parent.parent

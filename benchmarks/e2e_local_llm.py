@@ -32,21 +32,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from autofix.agents.base import AttemptOptions
 from autofix.agents.openai.client import ClientRequest, call
-from autofix.audit import Envelope, MemoryStore
-from autofix.audit.envelope import interaction_from_parse_result
+from autofix.audit.envelope import Envelope, interaction_from_parse_result
+from autofix.audit.stores import MemoryStore
 from autofix.devtools.local_llm import MODEL_NAME, LocalServer
 from autofix.result import ParseResult, RetryStrategy, TokenUsage
-from autofix.validation import (
-    AdaptiveAdvisor,
-    AttemptLoop,
-    AttemptPolicy,
-    AttemptRecord,
-    AttemptRequest,
-    LLMReply,
-    OutputValidator,
-)
-from autofix.validation.adaptive import observations_from_interactions
+from autofix.validation.adaptive import AdaptiveAdvisor, observations_from_interactions
+from autofix.validation.loop import AttemptLoop
+from autofix.validation.policy import AttemptPolicy, AttemptRequest
+from autofix.validation.records import AttemptRecord
+from autofix.validation.reply import LLMReply
 from autofix.validation.strategies import STRATEGIES, arm
+from autofix.validation.validator import OutputValidator
 
 MAX_ATTEMPTS = 3
 BASE_SEED = 1000

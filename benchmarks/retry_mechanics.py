@@ -33,13 +33,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from autofix.result import Status
-from autofix.validation import (
-    AttemptLoop,
-    AttemptPolicy,
-    AttemptRequest,
-    LLMReply,
-    OutputValidator,
-)
+from autofix.validation.loop import AttemptLoop
+from autofix.validation.policy import AttemptPolicy, AttemptRequest
+from autofix.validation.reply import LLMReply
+from autofix.validation.validator import OutputValidator
 
 
 class Indicator(BaseModel):

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from autofix.agents import get_format
+from autofix.agents.registry import get_format
 from autofix.runner import Runner
 
 CHILD_PLAIN = (

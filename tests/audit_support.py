@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from autofix.audit import Envelope, Interaction, InteractionResult, RetryPolicy
+from autofix.audit.envelope import Envelope, Interaction, InteractionResult, RetryPolicy
 from autofix.result import ErrorCategory, FieldError, RetryClass, Status
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autofix.agents import FORMAT_NAMES, AgentRequest, get_format, parse_output
+from autofix.agents.base import AgentRequest
+from autofix.agents.registry import FORMAT_NAMES, get_format, parse_output
 from autofix.result import FailureKind, FinishReason, RunStatus
 
 

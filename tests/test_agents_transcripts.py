@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from autofix.agents import AgentRequest, get_format, parse_output
+from autofix.agents.base import AgentRequest
+from autofix.agents.registry import get_format, parse_output
 from autofix.redact import redact
 from autofix.result import FailureKind, FinishReason, RunStatus
 

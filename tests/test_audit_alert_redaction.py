@@ -17,18 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autofix import redact as redact_module
-from autofix.audit import (
-    AuditRecorder,
-    Envelope,
-    EventName,
-    JsonlStore,
-    MemoryStore,
-    RetryAlert,
-    build_report,
-    compute_metrics,
-    render,
-    to_prometheus,
-)
+from autofix.audit.alert import RetryAlert
+from autofix.audit.envelope import Envelope
+from autofix.audit.events import EventName
+from autofix.audit.metrics import compute_metrics
+from autofix.audit.prometheus import to_prometheus
+from autofix.audit.recorder import AuditRecorder
+from autofix.audit.report import build_report, render
+from autofix.audit.stores import JsonlStore, MemoryStore
 from autofix.audit.telemetry import NullStats
 from autofix.config import AlertSettings
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status

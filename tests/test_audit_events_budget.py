@@ -9,20 +9,18 @@ import pytest
 from audit_support import NOW, attempt
 from pydantic import ValidationError
 
-from autofix.audit import (
-    AuditRecorder,
-    BudgetExhaustedError,
+from autofix.audit.envelope import (
+    MAX_RAW_OUTPUT_CHARS,
     Envelope,
-    EventName,
-    JsonlStore,
-    MemoryStore,
     RetryPolicy,
     interaction_from_parse_result,
-    summarize_run,
 )
-from autofix.audit.envelope import MAX_RAW_OUTPUT_CHARS
+from autofix.audit.events import EventName, summarize_run
+from autofix.audit.recorder import AuditRecorder
+from autofix.audit.stores import JsonlStore, MemoryStore
 from autofix.audit.telemetry import NullStats
 from autofix.config import BudgetSettings
+from autofix.errors import BudgetExhaustedError
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status, TokenUsage
 
 RUN = "manual__2026-03-01T10:00:00+00:00"

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 from audit_support import NOW, attempt, known_history
 
-from autofix.audit import JsonlStore, build_report, compute_metrics, render, to_prometheus
+from autofix.audit.metrics import compute_metrics
+from autofix.audit.prometheus import to_prometheus
+from autofix.audit.report import build_report, render
+from autofix.audit.stores import JsonlStore
 from autofix.audit.telemetry import (
     NullStats,
     _AirflowStats,

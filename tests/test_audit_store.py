@@ -20,11 +20,10 @@ from audit_support import NOW, T0, attempt, known_history
 from botocore.exceptions import ClientError, EndpointConnectionError
 from moto import mock_aws
 
-from autofix.audit import (
-    AuditEvent,
-    AuditRecorder,
+from autofix.audit.events import AuditEvent
+from autofix.audit.recorder import AuditRecorder
+from autofix.audit.stores import (
     AuditStore,
-    AuditWriteError,
     JsonlStore,
     MemoryStore,
     S3Store,
@@ -33,7 +32,7 @@ from autofix.audit import (
 )
 from autofix.audit.telemetry import NullStats
 from autofix.config import AuditSettings
-from autofix.errors import ConfigError
+from autofix.errors import AuditWriteError, ConfigError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,7 +127,7 @@ def test_eight_processes_thousand_appends_each(tmp_path: Path) -> None:
 _HUGE_WRITER = textwrap.dedent(
     """
     import sys
-    from autofix.audit import JsonlStore
+    from autofix.audit.stores import JsonlStore
     sys.path.insert(0, sys.argv[2])
     from audit_support import NOW, attempt
 

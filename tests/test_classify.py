@@ -11,11 +11,12 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autofix.classify import Classifier, ClassifyReport
+from autofix.classify.classifier import Classifier, ClassifyReport
 from autofix.classify.normalize import normalize_line, normalize_text
-from autofix.patterns import PatternSettings, Rule, compile_rules, defaults
-from autofix.patterns.compiled import CompiledRules, ascii_lower
+from autofix.patterns.compiled import CompiledRules, ascii_lower, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
+from autofix.patterns.loader import defaults
+from autofix.patterns.model import PatternSettings, Rule
 
 
 def run(

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from autofix.audit import AuditRecorder, MemoryStore
+from autofix.audit.recorder import AuditRecorder
+from autofix.audit.stores import MemoryStore
 from autofix.config import AutofixConfig, BudgetSettings, EscalationSettings, ValidationSettings
 from autofix.result import RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
@@ -85,7 +86,8 @@ def test_huge_output_keeps_memory_bounded(tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
         import resource, sys
-        from autofix.audit import AuditRecorder, MemoryStore
+        from autofix.audit.recorder import AuditRecorder
+        from autofix.audit.stores import MemoryStore
         from autofix.config import AutofixConfig
         from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -12,13 +12,15 @@ import pytest
 from openai_support import Reply, chat_answer, fake_openai, free_port
 from pydantic import BaseModel, Field
 
-from autofix.agents import AgentRequest, get_format, parse_output
+from autofix.agents.base import AgentRequest
 from autofix.agents.openai.client import ClientRequest, call, retry_after_seconds
-from autofix.audit import AuditRecorder, MemoryStore
+from autofix.agents.registry import get_format, parse_output
+from autofix.audit.recorder import AuditRecorder
+from autofix.audit.stores import MemoryStore
 from autofix.config import AutofixConfig, ValidationSettings
 from autofix.result import FailureKind, FinishReason, RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
-from autofix.validation import AttemptPolicy
+from autofix.validation.policy import AttemptPolicy
 
 SECRET = "sk-test-Zq8Lw3nV5pR2tY7uK1xM"
 

@@ -11,17 +11,10 @@ from pathlib import Path
 import pytest
 
 from autofix.cli import main
-from autofix.patterns import (
-    DEFAULT_RULES,
-    PATTERNS_ENV,
-    PatternFile,
-    PatternStore,
-    Rule,
-    check_regex,
-    load_file,
-    validate_text,
-)
-from autofix.patterns.redos import can_match_newline, required_literals
+from autofix.patterns.defaults import DEFAULT_RULES
+from autofix.patterns.loader import PATTERNS_ENV, PatternStore, load_file, validate_text
+from autofix.patterns.model import PatternFile, Rule
+from autofix.patterns.redos import can_match_newline, check_regex, required_literals
 
 GOOD = """\
 mode: extend

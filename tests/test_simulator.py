@@ -15,7 +15,8 @@ import psutil
 import pytest
 import yaml
 
-from autofix.agents import AgentOutcome, AgentRequest, get_format
+from autofix.agents.base import AgentOutcome, AgentRequest
+from autofix.agents.registry import get_format
 from autofix.errors import SimError
 from autofix.result import FailureKind, FinishReason, RunStatus
 from autofix.runner import Runner, RunResult

@@ -7,13 +7,9 @@ import re
 from validation_support import Strategy
 
 from autofix.result import ErrorCategory, FieldError, Status
-from autofix.validation import (
-    OutputValidator,
-    ValidationOutcome,
-    build_feedback,
-    quote_output,
-    rank_errors,
-)
+from autofix.validation.feedback import build_feedback, quote_output, rank_errors
+from autofix.validation.outcome import ValidationOutcome
+from autofix.validation.validator import OutputValidator
 
 C = ErrorCategory
 

@@ -12,21 +12,15 @@ import pytest
 from validation_support import VALID, ScriptedLLM, Strategy, TestConfig, fenced, valid_json
 
 from autofix.config import EscalationSettings, ValidationSettings, load_config
-from autofix.errors import ConfigError
+from autofix.errors import ConfigError, ValidationExhaustedError, ValidationRefusedError
 from autofix.result import ParseResult, Status, TokenUsage
-from autofix.validation import (
-    Action,
-    AttemptLoop,
-    AttemptPolicy,
-    AttemptRecord,
-    AttemptRequest,
-    Escalation,
-    LLMReply,
-    OutputValidator,
-    ValidationExhaustedError,
-    ValidationRefusedError,
-    generate_and_validate,
-)
+from autofix.validation.api import generate_and_validate
+from autofix.validation.escalation import Escalation
+from autofix.validation.loop import AttemptLoop
+from autofix.validation.policy import Action, AttemptPolicy, AttemptRequest
+from autofix.validation.records import AttemptRecord
+from autofix.validation.reply import LLMReply
+from autofix.validation.validator import OutputValidator
 
 PROMPT = "Propose a trend-following strategy. Answer with JSON only."
 BAD_RISK = valid_json(risk=2)  # one range error at `risk`

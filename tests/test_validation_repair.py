@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autofix.validation import PayloadError, parse_payload
+from autofix.errors import PayloadError
 from autofix.validation.extract import candidates, fenced_blocks
+from autofix.validation.repair import parse_payload
 
 
 def repairs_of(text: str, **kwargs: Any) -> list[str]:

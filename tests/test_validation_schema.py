@@ -8,9 +8,11 @@ import pytest
 from pydantic import BaseModel
 from validation_support import VALID, Strategy, TestConfig, fenced, valid_json
 
+from autofix.errors import SchemaImportError
 from autofix.result import ErrorCategory, FieldError, FinishReason, ParseResult, RetryClass, Status
-from autofix.validation import OutputValidator, SchemaImportError, resolve_schema, validate_value
-from autofix.validation.schema import structural_hint
+from autofix.validation.field_errors import validate_value
+from autofix.validation.schema import resolve_schema, structural_hint
+from autofix.validation.validator import OutputValidator
 
 C = ErrorCategory
 

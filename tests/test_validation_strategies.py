@@ -9,21 +9,21 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autofix.audit import Envelope, MemoryStore
-from autofix.audit.envelope import interaction_from_parse_result
+from autofix.audit.envelope import Envelope, interaction_from_parse_result
+from autofix.audit.stores import MemoryStore
 from autofix.result import ParseResult, Status
-from autofix.validation import (
+from autofix.validation.adaptive import (
+    DEFAULT_ADAPTIVE_TABLE,
     AdaptiveAdvisor,
-    AttemptLoop,
-    AttemptPolicy,
-    AttemptRequest,
-    OutputValidator,
     RecoveryStats,
-    generate_and_validate,
+    observations_from_interactions,
 )
-from autofix.validation.adaptive import DEFAULT_ADAPTIVE_TABLE, observations_from_interactions
+from autofix.validation.api import generate_and_validate
 from autofix.validation.completion import completion_hybrid, error_note, last_paragraph
+from autofix.validation.loop import AttemptLoop
+from autofix.validation.policy import AttemptPolicy, AttemptRequest
 from autofix.validation.strategies import arm, arm_parts
+from autofix.validation.validator import OutputValidator
 
 PROMPT = "Strategies as JSON.\n\nIdea: a\nJSON: {}\n\nIdea: b\nJSON:"
 BAD = ' {"name": "x", "period": 900}'

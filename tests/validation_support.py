@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from autofix.validation import LLMReply
+from autofix.validation.reply import LLMReply
 
 
 class Indicator(BaseModel):

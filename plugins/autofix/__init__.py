@@ -1,16 +1,184 @@
-"""autofix: run AI coding agents as Airflow tasks that tell real failures from noise."""
+"""autofix: run AI coding agents as Airflow tasks that tell real failures from noise.
+
+This module is the public API: every name in ``__all__`` is supported, everything else is
+internal and may move. The Airflow side (operators, the retry-with-feedback group) is
+``autofix.operators``. Names load on first use, so ``import autofix`` stays cheap for the
+agent subprocesses that import it.
+"""
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from typing import TYPE_CHECKING
+__version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from autofix.agents.base import (
+        AgentFormat,
+        AgentOutcome,
+        AgentRequest,
+        AttemptOptions,
+        EventParser,
+        Invocation,
+    )
+    from autofix.agents.claude import ClaudeOptions
+    from autofix.agents.codex import CodexOptions
+    from autofix.agents.gemini import GeminiOptions
+    from autofix.agents.openai.format import OpenAIOptions
+    from autofix.agents.plain import PlainOptions
+    from autofix.agents.registry import FORMAT_NAMES, get_format, parse_output
+    from autofix.agents.wrapper import WrapperOptions
+    from autofix.audit.envelope import Envelope, Interaction
+    from autofix.audit.metrics import compute_metrics
+    from autofix.audit.prometheus import to_prometheus
+    from autofix.audit.recorder import AuditRecorder
+    from autofix.audit.report import build_report
+    from autofix.audit.stores import build_store, store_from_uri
+    from autofix.audit.stores.base import AuditStore
+    from autofix.audit.stores.jsonl import JsonlStore
+    from autofix.audit.stores.memory import MemoryStore
+    from autofix.audit.stores.s3 import S3Store
+    from autofix.classify.classifier import Classifier, ClassifyReport
+    from autofix.config import AutofixConfig, load_config
+    from autofix.errors import (
+        AuditWriteError,
+        AutofixError,
+        BudgetExhaustedError,
+        ConfigError,
+        FixingError,
+        GitError,
+        PatternFileError,
+        PayloadError,
+        RunnerError,
+        SchemaImportError,
+        SimError,
+        ValidationExhaustedError,
+        ValidationFailedError,
+        ValidationRefusedError,
+    )
+    from autofix.parser import ResponseParser
     from autofix.patterns.loader import PatternStore
-    from autofix.result import ParseResult
+    from autofix.patterns.model import Rule
+    from autofix.result import (
+        BlockSource,
+        ErrorBlock,
+        ErrorCategory,
+        FailureKind,
+        FieldError,
+        FinishReason,
+        Outcome,
+        ParseResult,
+        RetryClass,
+        RetryStrategy,
+        RunStatus,
+        Status,
+        TokenUsage,
+    )
+    from autofix.runner import Runner, RunResult
+    from autofix.sim.format import SimOptions
+    from autofix.task.agent_task import AgentTask
+    from autofix.task.spec import AgentTaskSpec, TraceContext
+    from autofix.validation.api import generate_and_validate
+    from autofix.validation.outcome import ValidationOutcome
+    from autofix.validation.policy import AttemptPolicy
+    from autofix.validation.records import ValidationRun
+    from autofix.validation.reply import LLMReply
+    from autofix.validation.validator import OutputValidator
+
+# Where each public name lives (the TYPE_CHECKING imports above say the same for type checkers;
+# tests/test_public_api.py keeps the two in step).
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "autofix.result": (
+        "BlockSource",
+        "ErrorBlock",
+        "ErrorCategory",
+        "FailureKind",
+        "FieldError",
+        "FinishReason",
+        "Outcome",
+        "ParseResult",
+        "RetryClass",
+        "RetryStrategy",
+        "RunStatus",
+        "Status",
+        "TokenUsage",
+    ),
+    "autofix.errors": (
+        "AuditWriteError",
+        "AutofixError",
+        "BudgetExhaustedError",
+        "ConfigError",
+        "FixingError",
+        "GitError",
+        "PatternFileError",
+        "PayloadError",
+        "RunnerError",
+        "SchemaImportError",
+        "SimError",
+        "ValidationExhaustedError",
+        "ValidationFailedError",
+        "ValidationRefusedError",
+    ),
+    "autofix.parser": ("ResponseParser",),
+    "autofix.config": ("AutofixConfig", "load_config"),
+    "autofix.runner": ("RunResult", "Runner"),
+    "autofix.patterns.loader": ("PatternStore",),
+    "autofix.patterns.model": ("Rule",),
+    "autofix.classify.classifier": ("Classifier", "ClassifyReport"),
+    "autofix.agents.base": (
+        "AgentFormat",
+        "AgentOutcome",
+        "AgentRequest",
+        "AttemptOptions",
+        "EventParser",
+        "Invocation",
+    ),
+    "autofix.agents.registry": ("FORMAT_NAMES", "get_format", "parse_output"),
+    "autofix.agents.claude": ("ClaudeOptions",),
+    "autofix.agents.codex": ("CodexOptions",),
+    "autofix.agents.gemini": ("GeminiOptions",),
+    "autofix.agents.openai.format": ("OpenAIOptions",),
+    "autofix.agents.plain": ("PlainOptions",),
+    "autofix.agents.wrapper": ("WrapperOptions",),
+    "autofix.sim.format": ("SimOptions",),
+    "autofix.task.agent_task": ("AgentTask",),
+    "autofix.task.spec": ("AgentTaskSpec", "TraceContext"),
+    "autofix.validation.api": ("generate_and_validate",),
+    "autofix.validation.outcome": ("ValidationOutcome",),
+    "autofix.validation.policy": ("AttemptPolicy",),
+    "autofix.validation.records": ("ValidationRun",),
+    "autofix.validation.reply": ("LLMReply",),
+    "autofix.validation.validator": ("OutputValidator",),
+    "autofix.audit.recorder": ("AuditRecorder",),
+    "autofix.audit.envelope": ("Envelope", "Interaction"),
+    "autofix.audit.stores": ("build_store", "store_from_uri"),
+    "autofix.audit.stores.base": ("AuditStore",),
+    "autofix.audit.stores.jsonl": ("JsonlStore",),
+    "autofix.audit.stores.memory": ("MemoryStore",),
+    "autofix.audit.stores.s3": ("S3Store",),
+    "autofix.audit.report": ("build_report",),
+    "autofix.audit.metrics": ("compute_metrics",),
+    "autofix.audit.prometheus": ("to_prometheus",),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted(["__version__", "classify_output", *_MODULE_OF])
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'autofix' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next lookup skips __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
 
 
 def classify_output(
@@ -22,7 +190,7 @@ def classify_output(
     patterns: str | Path | PatternStore | None = None,
 ) -> ParseResult:
     """Verdict on one plain command: exit code, stderr and stdout (see autofix.parser)."""
-    from autofix.parser import ResponseParser  # lazy: keeps `import autofix` light
+    from autofix.parser import ResponseParser
 
     return ResponseParser(patterns).parse(
         exit_code, stderr, stdout, run_status=run_status, operation=operation

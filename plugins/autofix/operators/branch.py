@@ -13,7 +13,7 @@ from autofix.result import Outcome, ParseResult
 if TYPE_CHECKING:
     from airflow.sdk import Context
 
-    from autofix.validation import AttemptPolicy
+    from autofix.validation.policy import AttemptPolicy
 
 Route = str | Sequence[str]
 

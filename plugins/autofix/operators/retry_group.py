@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from autofix.task.agent_task import AgentTask
-    from autofix.validation import AttemptPolicy
+    from autofix.validation.policy import AttemptPolicy
 
 
 class RetryGroupAttemptOperator(AIWrapperOperator):
@@ -81,7 +81,8 @@ class RetryGroupFailedOperator(BaseOperator):
     template_fields: Sequence[str] = ("original_prompt",)
 
     def execute(self, context: Context) -> None:
-        from autofix.validation import AttemptPolicy, write_failure_report
+        from autofix.validation.policy import AttemptPolicy
+        from autofix.validation.report import write_failure_report
 
         config = load_task_config(self.operation, self.config_path)
         history = pull_results(context, self.attempt_task_ids)
@@ -188,8 +189,8 @@ def _check_policy(
 ) -> AttemptPolicy:
     """The policy the checks decide with: the attempts' own (config, strategy, agent), so a
     resampling strategy is not stopped on identical errors."""
-    from autofix.agents import get_format
-    from autofix.validation import AttemptPolicy
+    from autofix.agents.registry import get_format
+    from autofix.validation.policy import AttemptPolicy
 
     return AttemptPolicy.from_config(
         config_path, max_attempts=max_attempts, strategy=retry_strategy

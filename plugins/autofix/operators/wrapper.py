@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from airflow.sdk import Context
     from pydantic import BaseModel
 
-    from autofix.audit import AuditRecorder
+    from autofix.audit.recorder import AuditRecorder
 
 
 def task_trace(context: Context) -> TraceContext:
@@ -52,7 +52,7 @@ def _check_option_names(agent: str, options: dict[str, Any]) -> None:
 
 
 def build_recorder(config: AutofixConfig) -> AuditRecorder:
-    from autofix.audit import AuditRecorder
+    from autofix.audit.recorder import AuditRecorder
 
     return AuditRecorder.from_config(config)
 

@@ -17,28 +17,24 @@ from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
 from autofix.agents.registry import get_format
-from autofix.audit import AuditRecorder, BudgetExhaustedError, Envelope, EventName
-from autofix.audit.envelope import RetryPolicy
+from autofix.audit.envelope import Envelope, RetryPolicy
+from autofix.audit.events import EventName
+from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig
-from autofix.errors import AutofixError
+from autofix.errors import AutofixError, BudgetExhaustedError
 from autofix.parser import ResponseParser
 from autofix.redact import register_secret
 from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
 from autofix.task.attempt import AttemptRunner, LogLine
 from autofix.task.spec import AgentTaskSpec, TraceContext, attempt_policy, secret_env_values
-from autofix.validation import (
-    AttemptLoop,
-    AttemptPolicy,
-    AttemptRecord,
-    AttemptRequest,
-    Escalation,
-    LLMReply,
-    OutputValidator,
-    ValidationOutcome,
-    ValidationRun,
-    resolve_schema,
-)
-from autofix.validation.policy import ResumeMode
+from autofix.validation.escalation import Escalation
+from autofix.validation.loop import AttemptLoop
+from autofix.validation.outcome import ValidationOutcome
+from autofix.validation.policy import AttemptPolicy, AttemptRequest, ResumeMode
+from autofix.validation.records import AttemptRecord, ValidationRun
+from autofix.validation.reply import LLMReply
+from autofix.validation.schema import resolve_schema
+from autofix.validation.validator import OutputValidator
 
 
 class AgentCallError(AutofixError):

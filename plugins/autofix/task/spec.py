@@ -9,11 +9,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat
-from autofix.audit import AuditRecorder
+from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig
 from autofix.redact import is_secret_name
 from autofix.result import RetryStrategy
-from autofix.validation import AdaptiveAdvisor, AttemptPolicy
+from autofix.validation.adaptive import AdaptiveAdvisor
+from autofix.validation.policy import AttemptPolicy
 from autofix.validation.strategies import check_strategy
 
 
