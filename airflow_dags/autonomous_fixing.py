@@ -43,10 +43,22 @@ AGENT_RETRIES = {
 TIMEOUTS = Timeouts()
 
 
-def _timeout(name: str, default: float) -> Param:
-    return Param(int(default), type="integer", minimum=1, section="Timeouts (seconds)", title=name)
+def _timeout(name: str, default: float, what: str) -> Param:
+    return Param(
+        int(default),
+        type="integer",
+        minimum=1,
+        section="Timeouts (seconds)",
+        title=name,
+        description=f"Seconds before {what} is stopped (and retried if transient).",
+    )
 
 
+# Trigger form (Airflow 3.3 React UI): a param is *required* when its schema has a "type" that
+# does not include "null" (ui/src/components/FlexibleForm/isParamRequired.tsx), and a required
+# field whose value is null, undefined or "" blocks the Trigger button. Cleared fields are sent
+# as null. So every optional field is typed ["null", ...] and the code reads None as "not set".
+# See docs/ui-research.md, point 1.
 with DAG(
     dag_id="autonomous_fixing",
     description="An AI agent fixes lint, type and test failures, one verified commit at a time",
@@ -58,54 +70,89 @@ with DAG(
     doc_md=__doc__,
     params={
         "project_path": Param(
-            "",
-            type="string",
+            None,
+            type=["null", "string"],
             title="Project path",
-            description="A git repository on the worker. Empty: fixing.projects from config.",
+            description="A git repository on the worker. Empty: the projects in "
+            "fixing.projects of config/autofix.yaml (make up: a scratch sample project).",
         ),
         "projects": Param(
-            [],
-            type="array",
+            None,
+            type=["null", "array"],
+            items={"type": ["string", "object"]},  # a JSON editor: paths or objects
             title="More projects",
             description='Fixed in parallel: paths, or objects like {"project_path": "/repos/api", '
-            '"agent": "codex"} that override any setting for that project.',
+            '"agent": "codex"} that override any setting for that project. Empty: none.',
         ),
-        "work_branch": Param(DEFAULT_WORK_BRANCH, type="string", minLength=1, title="Work branch"),
-        "agent": Param("sim", type="string", enum=list(coding_agents()), title="Agent"),
-        "model": Param(None, type=["null", "string"], title="Model (agent default if empty)"),
+        "work_branch": Param(
+            DEFAULT_WORK_BRANCH,
+            type="string",
+            minLength=1,
+            title="Work branch",
+            description="The branch the agent commits on; created from the current HEAD, or "
+            "resumed when it exists.",
+        ),
+        "agent": Param(
+            "sim",
+            type="string",
+            enum=list(coding_agents()),
+            title="Agent",
+            description="The coding agent CLI: sim is the scripted stand-in (no model, no key).",
+        ),
+        "model": Param(
+            None,
+            type=["null", "string"],
+            title="Model",
+            description="The agent's model name. Empty: the agent's default.",
+        ),
         "max_iterations": Param(
-            min(5, UNROLLED), type="integer", minimum=1, maximum=UNROLLED, title="Max iterations"
+            min(5, UNROLLED),
+            type="integer",
+            minimum=1,
+            maximum=UNROLLED,
+            title="Max iterations",
+            description=f"Fix/check rounds at most (the DAG has {UNROLLED}).",
         ),
         "checks": Param(
-            [],
-            type="array",
+            None,
+            type=["null", "array"],
             items={"type": "string", "enum": list(KNOWN_CHECKS)},
+            examples=list(KNOWN_CHECKS),  # a multi-select of these
             title="Checks",
-            description="Empty: what discover_tests finds (else detected from the files).",
+            description="The check tools to run. Empty: what discover_tests finds (else "
+            "detected from the files).",
         ),
-        "configure_hooks_timeout": _timeout("configure_hooks", TIMEOUTS.configure_hooks),
-        "discover_tests_timeout": _timeout("discover_tests", TIMEOUTS.discover_tests),
-        "fix_timeout": _timeout("fix (each iteration)", TIMEOUTS.fix),
-        "checks_timeout": _timeout("checks (each tool)", TIMEOUTS.checks),
+        "configure_hooks_timeout": _timeout(
+            "configure_hooks", TIMEOUTS.configure_hooks, "the pre-commit hooks agent call"
+        ),
+        "discover_tests_timeout": _timeout(
+            "discover_tests", TIMEOUTS.discover_tests, "the test discovery agent call"
+        ),
+        "fix_timeout": _timeout("fix (each iteration)", TIMEOUTS.fix, "one fix agent call"),
+        "checks_timeout": _timeout("checks (each tool)", TIMEOUTS.checks, "one check tool"),
         "test_config_max_age_hours": Param(
             CONFIG.fixing.test_config_max_age_hours,
             type="number",
             minimum=0,
             title="Reuse discovered test setup for (hours)",
+            description="A test setup discover_tests found this recently is reused without an "
+            "agent call; 0 always asks again.",
         ),
         "scenario": Param(
             DEFAULT_SCENARIO,
-            type="string",
+            type=["null", "string"],
             section="Scripted agent (sim)",
             title="Scenario",
-            description="A bundled scenario name or a YAML path; see docs/simulator.md.",
+            description="A bundled scenario name or a YAML path; see docs/simulator.md. "
+            "Empty: sample_project.",
         ),
         "agent_options": Param(
-            {},
-            type="object",
+            None,
+            type=["null", "object"],
             section="Advanced",
             title="Agent options",
-            description='Passed to the agent CLI, e.g. {"permission_mode": "acceptEdits"}.',
+            description='Passed to the agent CLI, e.g. {"permission_mode": "acceptEdits"}. '
+            "Empty: none.",
         ),
     },
 ) as dag:

@@ -1,0 +1,284 @@
+"""The REAL Airflow services (api-server, scheduler, dag-processor) for live tests and research.
+
+Same approach as ``test_scheduler_live.py``: every service is its own process group on
+127.0.0.1 (a free port), SQLite metadata DB in a temp AIRFLOW_HOME, LocalExecutor with a small
+``parallelism``; the REST API is used with a token from the simple auth manager. Every wait is
+bounded; ``stop()`` stops every process group (SIGTERM, then SIGKILL) and checks with the
+process table that nothing is left. Usable as a context manager from tests and from scripts
+(docs/ui-research/experiments/run.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+AIRFLOW = Path(sys.executable).with_name("airflow")
+PASSWORD = "autofix-test-password"
+
+
+class LiveAirflowError(RuntimeError):
+    """A service died or a bounded wait ran out; the message has the services' log tails."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveAirflow:
+    """Start with ``with LiveAirflow(home, dags_folder, extra_env) as af:``; ``af.api`` is an
+    authenticated ``httpx.Client`` on ``/api/v2``; ``af.base`` the UI address."""
+
+    def __init__(
+        self,
+        home: Path,
+        dags_folder: Path,
+        extra_env: Mapping[str, str] | None = None,
+        services: tuple[str, ...] = ("api-server", "scheduler", "dag-processor"),
+    ) -> None:
+        self.home = home
+        self.logs = home / "service-logs"
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.services = services
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        airflow_home = home / "airflow"
+        airflow_home.mkdir(parents=True, exist_ok=True)
+        self.logs.mkdir(parents=True, exist_ok=True)
+        passwords = airflow_home / "passwords.json"
+        passwords.write_text(json.dumps({"admin": PASSWORD}))
+        self.env = {
+            **os.environ,
+            "AIRFLOW_HOME": str(airflow_home),
+            "AIRFLOW__CORE__DAGS_FOLDER": str(dags_folder),
+            "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+            "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
+            "AIRFLOW__CORE__PARALLELISM": "4",
+            "AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES": "airflow.* autofix.*",
+            "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "True",
+            "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
+            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{airflow_home / 'airflow.db'}",
+            "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"{self.base}/execution/",
+            "AIRFLOW__API__HOST": "127.0.0.1",
+            "AIRFLOW__API__PORT": str(self.port),
+            "AIRFLOW__API__BASE_URL": self.base,
+            "AIRFLOW__API__WORKERS": "1",
+            "AIRFLOW__API_AUTH__JWT_SECRET": "autofix-live-" + os.urandom(8).hex(),
+            "AIRFLOW__CORE__AUTH_MANAGER": (
+                "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
+            ),
+            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": "admin:admin",
+            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(passwords),
+            "AIRFLOW__SCHEDULER__SCHEDULER_HEARTBEAT_SEC": "1",
+            "AIRFLOW__DAG_PROCESSOR__REFRESH_INTERVAL": "5",
+            "AIRFLOW__LOGGING__LOGGING_LEVEL": "INFO",
+            **dict(extra_env or {}),
+        }
+        self.env.pop("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS", None)
+        self.api: httpx.Client | None = None
+        self.token = ""
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def __enter__(self) -> LiveAirflow:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        migrate = subprocess.run(
+            [str(AIRFLOW), "db", "migrate"],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        if migrate.returncode != 0:
+            raise LiveAirflowError(f"airflow db migrate failed: {migrate.stderr[-2000:]}")
+        for name in self.services:
+            args = [name]
+            if name == "api-server":
+                args += ["--host", "127.0.0.1", "--port", str(self.port)]
+            if name in ("scheduler", "triggerer"):
+                # no log server: it would listen on every interface (serve_logs/core.py,
+                # host=""), and the api-server reads the task logs from the local files
+                args.append("--skip-serve-logs")
+            self._start(name, *args)
+        self.wait_for(
+            "the api-server", lambda: httpx.get(f"{self.base}/api/v2/monitor/health").is_success
+        )
+        login = httpx.post(
+            f"{self.base}/auth/token", json={"username": "admin", "password": PASSWORD}, timeout=10
+        )
+        if login.status_code != 201:
+            raise LiveAirflowError(f"login failed: {login.status_code} {login.text}")
+        self.token = login.json()["access_token"]
+        self.api = httpx.Client(
+            base_url=f"{self.base}/api/v2",
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=30,
+        )
+
+    def _start(self, name: str, *args: str) -> None:
+        out = (self.logs / f"{name}.log").open("wb")
+        self.procs[name] = subprocess.Popen(
+            [str(AIRFLOW), *args],
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # its own group: stopping it also stops its workers
+        )
+        out.close()
+
+    def stop(self) -> list[str]:
+        """Stop every group; return the command lines of anything still alive (should be [])."""
+        if self.api is not None:
+            self.api.close()
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        for proc in self.procs.values():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        for proc in self.procs.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # stragglers, and any orphaned workers
+            if proc.poll() is None:
+                proc.wait(timeout=10)
+        return self.leftovers()
+
+    def leftovers(self) -> list[str]:
+        alive = []
+        for proc in self.procs.values():
+            found = subprocess.run(
+                ["pgrep", "-a", "-g", str(proc.pid)], capture_output=True, text=True, check=False
+            )
+            alive += [line for line in found.stdout.splitlines() if line.strip()]
+        return alive
+
+    # -- waiting --------------------------------------------------------------------------
+
+    def check_alive(self) -> None:
+        dead = {name: p.returncode for name, p in self.procs.items() if p.poll() is not None}
+        if dead:
+            raise LiveAirflowError(f"airflow service(s) exited: {dead}\n{self.tails()}")
+
+    def tails(self, chars: int = 1500) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
+            for path in sorted(self.logs.glob("*.log"))
+        )
+
+    def wait_for(self, what: str, check: Callable[[], Any], timeout: float = 180) -> Any:
+        deadline = time.monotonic() + timeout
+        last_error: Exception | None = None
+        while time.monotonic() < deadline:
+            self.check_alive()
+            try:
+                value = check()
+                if value:
+                    return value
+            except (httpx.HTTPError, OSError, KeyError) as exc:
+                last_error = exc
+            time.sleep(1.0)
+        raise LiveAirflowError(
+            f"timed out after {timeout:g}s waiting for {what} ({last_error})\n{self.tails()}"
+        )
+
+    # -- REST helpers ---------------------------------------------------------------------
+
+    @property
+    def client(self) -> httpx.Client:
+        if self.api is None:
+            raise LiveAirflowError("not started")
+        return self.api
+
+    def wait_dag(self, dag_id: str, unpause: bool = True, timeout: float = 180) -> None:
+        self.wait_for(
+            f"the dag-processor to parse {dag_id}",
+            lambda: self.client.get(f"/dags/{dag_id}").status_code == 200,
+            timeout,
+        )
+        if unpause:
+            response = self.client.patch(f"/dags/{dag_id}", json={"is_paused": False})
+            response.raise_for_status()
+
+    def trigger(self, dag_id: str, conf: Mapping[str, Any] | None = None) -> str:
+        response = self.client.post(
+            f"/dags/{dag_id}/dagRuns", json={"logical_date": None, "conf": dict(conf or {})}
+        )
+        if response.status_code != 200:
+            raise LiveAirflowError(f"trigger failed: {response.status_code} {response.text}")
+        return str(response.json()["dag_run_id"])
+
+    def wait_run(self, dag_id: str, run_id: str, timeout: float = 300) -> dict[str, Any]:
+        def finished() -> dict[str, Any] | None:
+            run: dict[str, Any] = self.client.get(f"/dags/{dag_id}/dagRuns/{run_id}").json()
+            return run if run["state"] in ("success", "failed") else None
+
+        result: dict[str, Any] = self.wait_for(f"run {run_id} to finish", finished, timeout)
+        return result
+
+    def task_instances(self, dag_id: str, run_id: str) -> list[dict[str, Any]]:
+        response = self.client.get(
+            f"/dags/{dag_id}/dagRuns/{run_id}/taskInstances", params={"limit": 100}
+        )
+        response.raise_for_status()
+        return list(response.json()["task_instances"])
+
+    def log(
+        self, dag_id: str, run_id: str, task_id: str, try_number: int, map_index: int = -1
+    ) -> Any:
+        response = self.client.get(
+            f"/dags/{dag_id}/dagRuns/{run_id}/taskInstances/{task_id}/logs/{try_number}",
+            params={"map_index": map_index},
+            headers={"Accept": "application/json"},
+        )
+        response.raise_for_status()
+        return response.json()["content"]
+
+    def xcom(
+        self,
+        dag_id: str,
+        run_id: str,
+        task_id: str,
+        key: str = "return_value",
+        map_index: int = -1,
+        **params: Any,
+    ) -> Any:
+        response = self.client.get(
+            f"/dags/{dag_id}/dagRuns/{run_id}/taskInstances/{task_id}/xcomEntries/{key}",
+            params={"map_index": map_index, **params},
+        )
+        response.raise_for_status()
+        return response.json()
