@@ -216,6 +216,8 @@ def test_live_stats_per_attempt() -> None:
 
 
 def test_airflow_stats_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
+    import airflow.sdk  # noqa: F401  (inside Airflow: outside, the sink is NullStats)
+
     monkeypatch.setattr("autofix.audit.telemetry._stats", None)
     sink = airflow_stats()
     assert isinstance(sink, _AirflowStats)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest
 from autofix.errors import RunnerError
 from autofix.parser import ResponseParser
-from autofix.redact import redact
+from autofix.redact import RedactedLog, redact
 from autofix.result import ParseResult, RetryClass, Status, format_error_message
 from autofix.runner import Runner
 from autofix.task.livelog import LiveLog
@@ -44,7 +43,7 @@ class AttemptRunner:
         self,
         spec: AgentTaskSpec,
         parser: ResponseParser,
-        log: logging.Logger,
+        log: RedactedLog,
         log_line: LogLine,
     ) -> None:
         self.spec = spec

@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from autofix.config import EscalationSettings, ValidationSettings, load_config, resolve
 from autofix.errors import ConfigError, ValidationExhaustedError, ValidationRefusedError
-from autofix.redact import redact, redact_obj
+from autofix.redact import redact, redact_value
 from autofix.result import FieldError, ParseResult, Status, TokenUsage, truncate
 from autofix.validation.feedback import (
     DEFAULT_MAX_ERRORS,
@@ -125,7 +125,8 @@ class AttemptRecord:
             "session_id": self.session_id,
             "duration_s": round(self.duration_s, 3),
         }
-        return redact_obj(data)  # type: ignore[return-value]
+        cleaned: dict[str, Any] = redact_value(data)
+        return cleaned
 
 
 HistoryItem = ValidationOutcome | AttemptRecord | ParseResult
@@ -683,7 +684,9 @@ def write_failure_report(
     }
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     path = target_dir / f"{_slug(operation or 'validation')}-{_slug(run)}-{stamp}.json"
-    path.write_text(json.dumps(redact_obj(report), indent=2, ensure_ascii=False), encoding="utf-8")
+    path.write_text(
+        json.dumps(redact_value(report), indent=2, ensure_ascii=False), encoding="utf-8"
+    )
     return path
 
 
