@@ -200,6 +200,8 @@ def _copy_outcome(result: ParseResult, outcome: AgentOutcome) -> None:
     result.usage = outcome.usage
     result.num_turns = outcome.num_turns
     result.finish_reason = outcome.finish_reason
+    if outcome.notes:  # e.g. unreadable events the reader skipped
+        result.warnings = [*result.warnings, *outcome.notes]
 
 
 def _decide_agent(

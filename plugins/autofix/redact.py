@@ -30,6 +30,8 @@ from urllib.parse import quote
 
 import ahocorasick_rs
 
+from autofix import safejson
+
 REDACTED = "[REDACTED]"
 
 # Ordered: specific token shapes first, generic key=value last.
@@ -114,8 +116,9 @@ MIN_SECRET_CHARS = 4
 _LOG_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f\ud800-\udfff]")
 _STORED_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
-# Values nested deeper than this are replaced: nothing downstream recurses without bound.
-MAX_DEPTH = 64
+# Values nested deeper than the JSON reader accepts are replaced: nothing downstream recurses
+# without bound.
+MAX_DEPTH = safejson.MAX_DEPTH
 TOO_DEEP = "[nested too deep]"
 
 

@@ -9,7 +9,6 @@ value) are marked ``changes_meaning`` so callers can warn or refuse them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,6 +16,7 @@ from typing import Any, Literal
 import json_repair
 import yaml
 
+from autofix import safejson
 from autofix.errors import AutofixError, PayloadError
 from autofix.validation.extract import Candidate, PayloadFormat, candidates
 
@@ -67,7 +67,7 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _strict_json(text: str) -> Any:
     """json.loads that refuses duplicate keys instead of silently keeping the last one."""
-    return json.loads(text, object_pairs_hook=_pairs_no_duplicates)
+    return safejson.loads(text, object_pairs_hook=_pairs_no_duplicates)
 
 
 class _StrictYamlLoader(yaml.SafeLoader):
@@ -101,8 +101,12 @@ def _load_yaml(text: str) -> tuple[Any, list[str]]:
     loader.duplicates = []
     try:
         value = loader.get_single_data()
+    except RecursionError:  # PyYAML recurses per nesting level
+        raise yaml.YAMLError(f"nested deeper than {safejson.MAX_DEPTH} levels") from None
     finally:
         loader.dispose()
+    if safejson.depth_exceeds(value):
+        raise yaml.YAMLError(f"nested deeper than {safejson.MAX_DEPTH} levels")
     return value, loader.duplicates
 
 
@@ -361,7 +365,7 @@ def _parse_repaired(candidate: Candidate) -> Payload | None:
         value, log = json_repair.repair_json(candidate.text, return_objects=True, logging=True)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(value, dict | list):
+    if not isinstance(value, dict | list) or safejson.depth_exceeds(value):
         return None
     repairs = _fence_repairs(candidate)
     diagnosed = diagnose_json(candidate.text)
