@@ -5,6 +5,7 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
 
     AutofixError
     ├── ConfigError (ValueError)           a config file or setting is invalid; a retry won't help
+    │   ├── ConfigFileError                a config file cannot be read or parsed (file, line)
     │   ├── PatternFileError               error_patterns.yaml cannot be used
     │   └── SchemaImportError (ImportError) an output_schema import path names no pydantic model
     ├── RunnerError                        the agent process could not be started
@@ -38,6 +39,17 @@ class AutofixError(Exception):
 
 class ConfigError(AutofixError, ValueError):
     """The configuration is invalid; the message names the file, the key and the reason."""
+
+
+class ConfigFileError(ConfigError):
+    """A config file cannot be read or parsed; the message names the file and the line."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
+        self.path = path
+        self.reason = reason
+        self.line = line
+        where = f"line {line}: " if line else ""
+        super().__init__(f"{path}: {where}{reason}")
 
 
 class PatternFileError(ConfigError):

@@ -45,7 +45,8 @@ def load_task_config(operation: str, path: str | None = None) -> AutofixConfig:
     try:
         return load_config(path)
     except ConfigError as exc:
-        raise AirflowFailException(f"[{operation}] {exc}") from exc
+        # A retry will not fix it; the message says what to, so no chained traceback.
+        raise AirflowFailException(f"[{operation}] {exc}") from None
 
 
 def _check_option_names(agent: str, options: dict[str, Any]) -> None:
@@ -233,6 +234,8 @@ class AIWrapperOperator(BaseOperator):
         self._task = task
         try:
             result = self._run(context, task)
+        except ConfigError as exc:  # e.g. an output_schema that names no model
+            raise AirflowFailException(f"[{spec.operation}] {exc}") from None
         finally:
             self._task = None
         self._log_summary(result)

@@ -12,6 +12,7 @@ from autofix.patterns.loader import (
     default_store,
     defaults,
     load_file,
+    store_for,
     validate_text,
 )
 from autofix.patterns.model import PatternFile, PatternSettings, Rule
@@ -33,5 +34,6 @@ __all__ = [
     "default_store",
     "defaults",
     "load_file",
+    "store_for",
     "validate_text",
 ]
