@@ -202,3 +202,33 @@ def test_last_good_survives_a_new_process(tmp_path: Path) -> None:
     verdicts, log = new_process(path, tmp_path / "empty-state")  # no copy: said so
     assert verdicts[0].startswith("True defaults")
     assert "the built-in defaults (no last good copy in" in log
+
+
+@pytest.mark.airflow
+def test_config_errors_fail_the_task_without_retry_or_traceback_noise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from airflow_support import run_dag
+
+    monkeypatch.setenv("AUTOFIX_HOME", str(tmp_path))
+    bad = write(tmp_path / "autofix.yaml", b"validation:\n  max_attempts: 3 # \xff\n")
+    outcome = run_dag(
+        "bad_config",
+        f"""
+import pendulum
+from datetime import timedelta
+from airflow.sdk import DAG
+from autofix.operators import AIWrapperOperator
+
+with DAG("bad_config", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
+    AIWrapperOperator(task_id="agent", agent="plain", prompt="p", command=["true"],
+                      config_path={str(bad)!r}, retries=2, retry_delay=timedelta(seconds=0))
+""",
+    )
+    log = capfd.readouterr()
+    output = log.out + log.err
+    assert outcome.task_states == {"agent": "failed"}
+    assert outcome.try_numbers == {"agent": 1}  # AirflowFailException: no retry
+    assert f"[agent] {bad}: line 2: not UTF-8: byte 0xff at column 21" in output
+    assert "AirflowFailException" in output
+    assert "UnicodeDecodeError" not in output and "direct cause" not in output

@@ -17,6 +17,7 @@ and lone surrogates (invalid UTF-8 read with ``surrogateescape``).
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -24,8 +25,9 @@ import re
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TextIO
 from urllib.parse import quote
 
 import ahocorasick_rs
@@ -357,3 +359,40 @@ class RedactedLog:
 
     def exception(self, msg: object, *args: Any) -> None:
         self._emit("error", msg, args, True)
+
+
+class RedactingWriter(io.TextIOBase):
+    """A text stream that writes whole lines to ``target``, redacted (the CLI's output)."""
+
+    def __init__(self, target: TextIO) -> None:
+        self._target = target
+        self._pending = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self._pending += text
+        if "\n" in self._pending:
+            done, _, self._pending = self._pending.rpartition("\n")
+            self._target.write(redact(done + "\n"))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            self._target.write(redact(self._pending))
+            self._pending = ""
+        self._target.flush()
+
+
+@contextmanager
+def redacted_output() -> Iterator[None]:
+    """Route this process's stdout and stderr through :func:`redact` (the CLI's exit)."""
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = RedactingWriter(stdout), RedactingWriter(stderr)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = stdout, stderr

@@ -7,6 +7,7 @@ error, and (through :func:`line_of`) a schema error at any key.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,8 @@ def read_text(path: str | Path, what: str, max_bytes: int = MAX_CONFIG_BYTES) ->
         raise ConfigFileError(source, f"is a directory; expected the {what} file")
     try:
         with file.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
+            size = os.fstat(handle.fileno()).st_size  # 0 for a pipe: read up to 64 KiB first
+            data = handle.read(min(max_bytes, max(size, 65536)) + 1)
     except FileNotFoundError:
         raise ConfigFileError(source, f"{what} file not found") from None
     except OSError as exc:
