@@ -349,3 +349,12 @@ def test_fuzz_budget() -> None:
     for fmt, _, lines in hostile_lines():
         verdict(fmt, lines * 20, 1, "")
     assert time.monotonic() - started < 10
+
+
+def test_an_answer_with_serde_reserved_keys_round_trips_through_xcom_serde() -> None:
+    from airflow.sdk.serde import deserialize, serialize
+
+    data = {"__classname__": "builtins.dict", "__id__": 1, "x": [{"__classname__": "y"}]}
+    result = ParseResult(success=True, status=Status.COMPLETED, data=data)
+    stored = json.loads(json.dumps(serialize(result)))  # what the xcom table holds
+    assert deserialize(stored).data == data

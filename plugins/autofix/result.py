@@ -11,7 +11,16 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from autofix.redact import redact_stored, redact_value
 
@@ -300,15 +309,48 @@ class ParseResult(BaseModel):
     __version__ = 1
 
     def serialize(self) -> dict[str, Any]:
-        # Redacted again at the exit: a secret may have been registered since construction.
-        dumped: dict[str, Any] = redact_value(self.model_dump(mode="json"), by_name=False)
-        return dumped
+        return self.model_dump(mode="json")
 
     @staticmethod
     def deserialize(data: dict[str, Any], version: int) -> ParseResult:
         if version > ParseResult.__version__:
             raise TypeError(f"ParseResult version {version} is newer than this autofix understands")
         return ParseResult.model_validate(data)
+
+    # The JSON form is what leaves the process (XCom through Airflow's serde, the CLI):
+    # redacted again, since a secret may have been registered after construction, and with
+    # the keys Airflow's serde reserves escaped, or an answer holding one fails the push.
+    @model_serializer(mode="wrap")
+    def _exit(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        dumped: dict[str, Any] = handler(self)
+        if not info.mode_is_json():
+            return dumped
+        dumped = redact_value(dumped, by_name=False)
+        if "data" in dumped:
+            dumped["data"] = _serde_keys(dumped["data"], _SERDE_ESCAPE)
+        return dumped
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unescape(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("data"), dict | list):
+            data = {**data, "data": _serde_keys(data["data"], _SERDE_UNESCAPE)}
+        return data
+
+
+# Keys Airflow's serde reserves: an answer holding one would make the XCom push fail.
+_SERDE_ESCAPE = {key: f"autofix:{key}" for key in ("__classname__", "__id__")}
+_SERDE_UNESCAPE = {escaped: key for key, escaped in _SERDE_ESCAPE.items()}
+
+
+def _serde_keys(value: Any, renames: Mapping[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {renames.get(k, k): _serde_keys(v, renames) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_serde_keys(item, renames) for item in value]
+    return value
 
 
 _TEXT_FIELDS = frozenset(
