@@ -2,8 +2,8 @@
 
 Secrets (``SECRETS``) are planted in the task env, the worker's own environment, an Airflow
 connection, a value registered only with ``mask_secret``, the prompt, stdout, stderr, the
-structured answer (values and keys) and exceptions (the agent's traceback and autofix's own
-error for a command that cannot start). The tasks run for real: plain commands and the scripted
+structured answer (values and keys), the working directory and exceptions (the agent's
+traceback and autofix's own error for a command that cannot start). The tasks run for real: plain commands and the scripted
 agent, through ``dag.test()`` in a SQLite Airflow. Then every sink is read back and grepped:
 the task log (what the task wrote to its output, and any log file under AIRFLOW_HOME/logs), the
 ``xcom`` table, the audit JSONL, the failure reports, the alert webhook's payloads, and the
@@ -133,7 +133,7 @@ PROMPT = {prompt!r}
 
 with DAG("secret_probe", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as dag:
     MaskingOperator(task_id="plain_valid", agent="plain", prompt=PROMPT, command=AGENT,
-                    env={{**ENV, "PROBE_MODE": "valid"}}, output_schema=Probe)
+                    env={{**ENV, "PROBE_MODE": "valid"}}, output_schema=Probe, cwd={cwd!r})
     MaskingOperator(task_id="plain_invalid", agent="plain", prompt=PROMPT, command=AGENT,
                     env={{**ENV, "PROBE_MODE": "invalid"}}, output_schema=Probe, max_attempts=2)
     MaskingOperator(task_id="plain_crash", agent="plain", prompt=PROMPT, command=AGENT,
@@ -201,12 +201,15 @@ def test_secret_probe_finds_no_secret_in_any_sink(
     )
     agent = tmp_path / "agent.py"
     agent.write_text(AGENT)
+    workdir = tmp_path / f"work-{S['worker env, secret-named key']}"  # the logged cwd
+    workdir.mkdir()
     source = DAG.format(
         masked=S["mask_secret only (no name, no shape)"],
         task_env=S["task env, secret-named key"],
         agent=str(agent),
         prompt=f"Fix it. {EVERYTHING}",
         missing=str(tmp_path / f"bin-{S['openai key']}" / "agent"),
+        cwd=str(workdir),
         scenario=str(_scenario(tmp_path / "probe.yaml")),
         state=str(tmp_path / "sim-state"),
     )
@@ -223,7 +226,9 @@ def test_secret_probe_finds_no_secret_in_any_sink(
     }
     valid = outcome.xcoms["plain_valid"]
     assert valid.data["note"].startswith("[REDACTED] [REDACTED] [REDACTED] [REDACTED] Fix it.")
-    assert "agent sees" in task_output.out + task_output.err  # live output reached the log
+    log = task_output.out + task_output.err
+    assert "agent sees" in log  # live output reached the log
+    assert f"in {tmp_path}/work-[REDACTED]" in log  # the working directory line
     assert len(list(reports.glob("*.json"))) == 1
     assert posted, "the alert webhook was not called"
 
