@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -221,6 +222,10 @@ EXIT_CODES = st.one_of(st.none(), st.integers(-20, 300))
 STDERR_TAILS = st.one_of(st.just(""), RAW_LINES, EVENTS)
 
 
+# A NUL as JSON writes it: \u0000 after an even number of backslashes (not the text "\\u0000").
+NUL_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
+
+
 def verdict(fmt: str, lines: list[str], exit_code: int | None, stderr: str) -> ParseResult:
     """Feed ``lines`` line by line as the runner does, then decide as the task does."""
     agent_format = get_format(fmt)
@@ -232,8 +237,8 @@ def verdict(fmt: str, lines: list[str], exit_code: int | None, stderr: str) -> P
     if not agent_format.has_event_stream:
         return ResponseParser().parse(exit_code, stderr, "\n".join(lines))
     result = ResponseParser().parse(exit_code, stderr, agent_outcome=outcome)
-    json.dumps(result.serialize(), allow_nan=False)  # storable as strict JSON (PostgreSQL)
-    assert "\x00" not in json.dumps(result.serialize())
+    stored = json.dumps(result.serialize(), allow_nan=False)  # strict JSON, as PostgreSQL wants
+    assert not NUL_ESCAPE.search(stored)
     return result
 
 

@@ -99,6 +99,15 @@ _GATED = tuple(
     (pattern, replacement, hints, bool(pattern.flags & re.IGNORECASE))
     for (pattern, replacement), hints in zip(_PATTERNS, _HINTS, strict=True)
 )
+# Every hint in one regex, folded as its pattern is: text holding none (most short values)
+# is returned after a single scan.
+_ANY_HINT = re.compile(
+    "|".join(
+        f"(?i:{re.escape(hint)})" if ignore_case else re.escape(hint)
+        for _, _, hints, ignore_case in _GATED
+        for hint in hints
+    )
+)
 
 # A variable or field name that holds a secret: its value is masked whatever it looks like.
 # Not token counts ("max_tokens", "token_usage").
@@ -239,6 +248,8 @@ def add_listener(listener: Callable[[str], None]) -> None:
 
 def mask_shapes(text: str) -> str:
     """Replace what looks like a secret (key prefixes, URL passwords, ``token=...``)."""
+    if not _ANY_HINT.search(text):
+        return text
     lowered = text.lower() if text.isascii() else None
     for pattern, replacement, hints, ignore_case in _GATED:
         if lowered is not None:
