@@ -19,14 +19,13 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from airflow_support import airflow_home, run_dag
+from audit_support import webhook_server
 
 pytestmark = pytest.mark.airflow
 
@@ -81,30 +80,10 @@ AGENT = textwrap.dedent(
 )
 
 
-class _Hook(BaseHTTPRequestHandler):
-    received: ClassVar[list[str]] = []
-
-    def do_POST(self) -> None:
-        type(self).received.append(self.rfile.read(int(self.headers["Content-Length"])).decode())
-        self.send_response(204)
-        self.end_headers()
-
-    def log_message(self, *args: Any) -> None:
-        return None
-
-
 @pytest.fixture
-def webhook() -> Iterator[tuple[str, list[str]]]:
-    received: list[str] = []
-    handler = type("Hook", (_Hook,), {"received": received})
-    server = HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/hook", received
-    finally:
-        server.shutdown()
-        server.server_close()
+def webhook() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    with webhook_server() as server:
+        yield server
 
 
 DAG = """
@@ -183,7 +162,7 @@ def test_secret_probe_finds_no_secret_in_any_sink(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capfd: pytest.CaptureFixture[str],
-    webhook: tuple[str, list[str]],
+    webhook: tuple[str, list[dict[str, Any]]],
 ) -> None:
     url, posted = webhook
     audit, reports = tmp_path / "audit.jsonl", tmp_path / "reports"
@@ -247,7 +226,7 @@ def test_secret_probe_finds_no_secret_in_any_sink(
         "xcom table": "\n".join(xcom),
         "audit JSONL": audit.read_text(),
         "failure reports": "\n".join(p.read_text() for p in reports.glob("*.json")),
-        "alert webhook": "\n".join(posted),
+        "alert webhook": json.dumps(posted),
         "autofix report": "\n".join(
             _cli("report", "--store", str(audit), "--since", "all", "--format", fmt, env=cli_env)
             for fmt in ("text", "json", "markdown")
