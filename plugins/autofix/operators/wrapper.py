@@ -45,7 +45,7 @@ def load_task_config(operation: str, path: str | None = None) -> AutofixConfig:
     try:
         return load_config(path)
     except ConfigError as exc:
-        # A retry will not fix it; the message says what to, so no chained traceback.
+        # A retry will not fix it and the message says what to fix: no chained traceback.
         raise AirflowFailException(f"[{operation}] {exc}") from None
 
 
