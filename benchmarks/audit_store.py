@@ -24,7 +24,7 @@ from typing import Any
 
 from autofix.audit.envelope import Envelope, Interaction, RetryPolicy, interaction_from_parse_result
 from autofix.audit.recorder import AuditRecorder
-from autofix.audit.stores import JsonlStore
+from autofix.audit.stores.jsonl import JsonlStore
 from autofix.audit.telemetry import NullStats
 from autofix.redact import redact
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status, TokenUsage

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from autofix.agents.base import AttemptOptions
 from autofix.agents.openai.client import ClientRequest, call
 from autofix.audit.envelope import Envelope, interaction_from_parse_result
-from autofix.audit.stores import MemoryStore
+from autofix.audit.stores.memory import MemoryStore
 from autofix.devtools.local_llm import MODEL_NAME, LocalServer
 from autofix.result import ParseResult, RetryStrategy, TokenUsage
 from autofix.validation.adaptive import AdaptiveAdvisor, observations_from_interactions

@@ -53,9 +53,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import regex  # noqa: E402
 
 from autofix.classify.blocks import BlockTracker, block_kind  # noqa: E402
-from autofix.patterns import Rule, compile_rules  # noqa: E402
+from autofix.patterns.compiled import compile_rules  # noqa: E402
 from autofix.patterns.defaults import DEFAULT_RULES  # noqa: E402
-from autofix.patterns.model import PatternSettings  # noqa: E402
+from autofix.patterns.model import PatternSettings, Rule  # noqa: E402
 from autofix.patterns.redos import can_match_newline, required_literals  # noqa: E402
 
 try:
@@ -1046,7 +1046,7 @@ def run_fast(engine: Engine, data: bytes) -> Report:
 
 
 def run_current(compiled: Any, data: bytes) -> Any:
-    from autofix.classify import Classifier
+    from autofix.classify.classifier import Classifier
 
     classifier = Classifier(compiled)
     view = memoryview(data)
@@ -1374,7 +1374,7 @@ def main() -> int:
         return c.finish()
 
     def current_parse(piece: bytes) -> Any:
-        from autofix.classify import Classifier
+        from autofix.classify.classifier import Classifier
 
         c = Classifier(compiled)
         c.feed(piece)

@@ -2,10 +2,42 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any
 
 from autofix.audit.envelope import Envelope, Interaction, InteractionResult, RetryPolicy
 from autofix.result import ErrorCategory, FieldError, RetryClass, Status
+
+
+@contextmanager
+def webhook_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """A real HTTP server on 127.0.0.1: (its URL, the POSTs it received as path and JSON body)."""
+    received: list[dict[str, Any]] = []
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            received.append({"path": self.path, "body": json.loads(body)})
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            return None
+
+    server = HTTPServer(("127.0.0.1", 0), Hook)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/hooks/T000/secret-path", received
+    finally:
+        server.shutdown()
+        server.server_close()
+
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

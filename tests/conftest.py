@@ -24,6 +24,8 @@ os.environ["AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES"] = "airflow.* autofi
 os.environ["AIRFLOW__CORE__UNIT_TEST_MODE"] = "False"
 os.environ.setdefault("AIRFLOW__LOGGING__LOGGING_LEVEL", "INFO")
 (_AIRFLOW_HOME / "dags").mkdir(parents=True, exist_ok=True)
+# Last good pattern copies from one test must not leak into the repo or another test run.
+os.environ.setdefault("AUTOFIX_STATE_DIR", str(_AIRFLOW_HOME / "autofix-state"))
 
 
 @pytest.fixture

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
-from audit_support import NOW, TM, attempt
+from audit_support import NOW, TM, attempt, webhook_server
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,37 +22,17 @@ from autofix.audit.metrics import compute_metrics
 from autofix.audit.prometheus import to_prometheus
 from autofix.audit.recorder import AuditRecorder
 from autofix.audit.report import build_report, render
-from autofix.audit.stores import JsonlStore, MemoryStore
+from autofix.audit.stores.jsonl import JsonlStore
+from autofix.audit.stores.memory import MemoryStore
 from autofix.audit.telemetry import NullStats
 from autofix.config import AlertSettings
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status
 
 
-class _Hook(BaseHTTPRequestHandler):
-    received: ClassVar[list[dict[str, Any]]] = []
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        type(self).received.append({"path": self.path, "body": json.loads(body)})
-        self.send_response(204)
-        self.end_headers()
-
-    def log_message(self, *args: Any) -> None:
-        return None
-
-
 @pytest.fixture
 def webhook() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    received: ClassVar[list[dict[str, Any]]] = []
-    handler = type("Hook", (_Hook,), {"received": received})
-    server = HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/hooks/T000/secret-path", received
-    finally:
-        server.shutdown()
-        server.server_close()
+    with webhook_server() as server:
+        yield server
 
 
 def _retries(store: MemoryStore, passed: int, failed: int) -> None:
@@ -285,4 +263,4 @@ _PIECES = [
 @given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=12), max_size=25))
 def test_redaction_hints_never_change_the_result(parts: list[str]) -> None:
     text = "".join(parts)
-    assert redact_module.redact(text) == _ungated(text)
+    assert redact_module.mask_shapes(text) == _ungated(text)

@@ -17,7 +17,8 @@ from autofix.audit.envelope import (
 )
 from autofix.audit.events import EventName, summarize_run
 from autofix.audit.recorder import AuditRecorder
-from autofix.audit.stores import JsonlStore, MemoryStore
+from autofix.audit.stores.jsonl import JsonlStore
+from autofix.audit.stores.memory import MemoryStore
 from autofix.audit.telemetry import NullStats
 from autofix.config import BudgetSettings
 from autofix.errors import BudgetExhaustedError

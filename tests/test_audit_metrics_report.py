@@ -12,7 +12,7 @@ from audit_support import NOW, attempt, known_history
 from autofix.audit.metrics import compute_metrics
 from autofix.audit.prometheus import to_prometheus
 from autofix.audit.report import build_report, render
-from autofix.audit.stores import JsonlStore
+from autofix.audit.stores.jsonl import JsonlStore
 from autofix.audit.telemetry import (
     NullStats,
     _AirflowStats,
@@ -219,6 +219,8 @@ def test_live_stats_per_attempt() -> None:
 
 
 def test_airflow_stats_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
+    import airflow.sdk  # noqa: F401  (inside Airflow: outside, the sink is NullStats)
+
     monkeypatch.setattr("autofix.audit.telemetry._stats", None)
     sink = airflow_stats()
     assert isinstance(sink, _AirflowStats)

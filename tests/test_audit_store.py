@@ -22,14 +22,11 @@ from moto import mock_aws
 
 from autofix.audit.events import AuditEvent
 from autofix.audit.recorder import AuditRecorder
-from autofix.audit.stores import (
-    AuditStore,
-    JsonlStore,
-    MemoryStore,
-    S3Store,
-    build_store,
-    store_from_uri,
-)
+from autofix.audit.stores import build_store, store_from_uri
+from autofix.audit.stores.base import AuditStore
+from autofix.audit.stores.jsonl import JsonlStore
+from autofix.audit.stores.memory import MemoryStore
+from autofix.audit.stores.s3 import S3Store
 from autofix.audit.telemetry import NullStats
 from autofix.config import AuditSettings
 from autofix.errors import AuditWriteError, ConfigError
@@ -127,7 +124,7 @@ def test_eight_processes_thousand_appends_each(tmp_path: Path) -> None:
 _HUGE_WRITER = textwrap.dedent(
     """
     import sys
-    from autofix.audit.stores import JsonlStore
+    from autofix.audit.stores.jsonl import JsonlStore
     sys.path.insert(0, sys.argv[2])
     from audit_support import NOW, attempt
 

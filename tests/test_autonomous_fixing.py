@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from airflow_support import DagRunOutcome, run_dag_file
 
-from autofix.audit.stores import JsonlStore
+from autofix.audit.stores.jsonl import JsonlStore
 from autofix.fixing import gitops
 from autofix.fixing.checks.model import error_count
 from autofix.fixing.checks.run import run_checks

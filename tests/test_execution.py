@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from autofix.audit.recorder import AuditRecorder
-from autofix.audit.stores import MemoryStore
+from autofix.audit.stores.memory import MemoryStore
 from autofix.config import AutofixConfig, BudgetSettings, EscalationSettings, ValidationSettings
 from autofix.result import RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
@@ -87,7 +87,7 @@ def test_huge_output_keeps_memory_bounded(tmp_path: Path) -> None:
         f"""
         import resource, sys
         from autofix.audit.recorder import AuditRecorder
-        from autofix.audit.stores import MemoryStore
+        from autofix.audit.stores.memory import MemoryStore
         from autofix.config import AutofixConfig
         from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -122,6 +122,39 @@ def test_plain_command_failure_summary_on_stdout_fails_at_exit_zero(tmp_path: Pa
     result = task.run()
     assert not result.success
     assert "1 failed, 2 passed" in result.error_message
+
+
+def test_plain_command_output_is_validated_against_output_schema(tmp_path: Path) -> None:
+    """agent="plain" + output_schema: the command's stdout is the answer, retried with feedback."""
+    script = tmp_path / "answer.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import pathlib, sys
+            prompt = sys.stdin.read()
+            marker = pathlib.Path(sys.argv[1])
+            if not marker.exists():  # first attempt: an invalid answer
+                marker.write_text("1")
+                print('{"test_command": "pytest", "frameworks": []}')
+            else:  # the retry carries the feedback in its prompt
+                assert "frameworks" in prompt, prompt
+                print("Here it is:")
+                print('{"test_command": "pytest -q", "frameworks": ["pytest"]}')
+            """
+        )
+    )
+    task, _ = make_task(
+        tmp_path,
+        agent="plain",
+        prompt="How are tests run? Answer in JSON.",
+        command=[sys.executable, str(script), str(tmp_path / "attempted")],
+        output_schema=_TestConfig,
+        max_attempts=2,
+    )
+    result = task.run()
+    assert result.success, result.error_message
+    assert result.attempt == 2
+    assert result.data == {"test_command": "pytest -q", "frameworks": ["pytest"]}
 
 
 def test_missing_cwd_is_a_clear_permanent_failure(tmp_path: Path) -> None:

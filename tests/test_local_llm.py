@@ -15,7 +15,7 @@ from llm_support import local_llm  # noqa: F401  (the session fixture)
 from pydantic import BaseModel, Field
 
 from autofix.audit.recorder import AuditRecorder
-from autofix.audit.stores import MemoryStore
+from autofix.audit.stores.memory import MemoryStore
 from autofix.config import AutofixConfig, ValidationSettings
 from autofix.devtools.local_llm import MODEL_NAME, LocalServer
 from autofix.result import RetryClass, Status

@@ -16,7 +16,7 @@ from autofix.agents.base import AgentRequest
 from autofix.agents.openai.client import ClientRequest, call, retry_after_seconds
 from autofix.agents.registry import get_format, parse_output
 from autofix.audit.recorder import AuditRecorder
-from autofix.audit.stores import MemoryStore
+from autofix.audit.stores.memory import MemoryStore
 from autofix.config import AutofixConfig, ValidationSettings
 from autofix.result import FailureKind, FinishReason, RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext

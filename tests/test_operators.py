@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from airflow_support import run_dag
 
-from autofix.audit.stores import JsonlStore
+from autofix.audit.stores.jsonl import JsonlStore
 from autofix.result import ParseResult, Status
 
 pytestmark = pytest.mark.airflow

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autofix.audit.envelope import Envelope, interaction_from_parse_result
-from autofix.audit.stores import MemoryStore
+from autofix.audit.stores.memory import MemoryStore
 from autofix.result import ParseResult, Status
 from autofix.validation.adaptive import (
     DEFAULT_ADAPTIVE_TABLE,

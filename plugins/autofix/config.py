@@ -13,7 +13,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from autofix.errors import ConfigError
+from autofix import yamlfile
+from autofix.errors import ConfigError, ConfigFileError
 
 CONFIG_ENV = "AUTOFIX_CONFIG"
 HOME_ENV = "AUTOFIX_HOME"
@@ -132,8 +133,10 @@ def find_config_file(explicit: str | Path | None = None) -> Path | None:
     return default if default.is_file() else None
 
 
-def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
+def _env_overrides(environ: dict[str, str]) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
+    """The overrides as a nested mapping, and which variable set each key path."""
     overrides: dict[str, Any] = {}
+    origins: dict[tuple[str, ...], str] = {}
     for name, value in environ.items():
         if not name.startswith(ENV_PREFIX):
             continue
@@ -143,8 +146,15 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, Any]:
         node = overrides
         for key in keys[:-1]:
             node = node.setdefault(key, {})
-        node[keys[-1]] = yaml.safe_load(value) if value else None
-    return overrides
+        try:
+            node[keys[-1]] = yaml.load(value, Loader=yamlfile.SafeLoader) if value else None
+        except yaml.YAMLError as exc:
+            reason = " ".join(str(exc).split())
+            raise ConfigError(
+                f"environment variable {name}: invalid YAML value: {reason}"
+            ) from None
+        origins[tuple(keys)] = name
+    return overrides, origins
 
 
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -157,40 +167,51 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _describe(error: ValidationError, source: str) -> str:
-    problems = [
-        f"{'.'.join(str(part) for part in item['loc']) or '<root>'}: {item['msg']}"
-        for item in error.errors()
-    ]
+def _describe(
+    error: ValidationError,
+    source: str,
+    root: yaml.Node | None,
+    origins: dict[tuple[str, ...], str],
+) -> str:
+    """Every problem with where it comes from: the file and line, or the env variable."""
+    problems = []
+    for item in error.errors():
+        loc = tuple(str(part) for part in item["loc"])
+        variable = next((name for keys, name in origins.items() if loc[: len(keys)] == keys), None)
+        if variable is not None:
+            where = f"{variable}: "
+        else:
+            line = yamlfile.line_of(root, tuple(item["loc"])) if root is not None else None
+            where = f"line {line}: " if line else ""
+        problems.append(f"{where}{'.'.join(loc) or '<root>'}: {item['msg']}")
     return f"invalid autofix config ({source}): " + "; ".join(problems)
 
 
 def load_config(
     path: str | Path | None = None, environ: dict[str, str] | None = None
 ) -> AutofixConfig:
-    """Load, merge env overrides, and validate. Raises ConfigError naming key and reason."""
+    """Load, merge env overrides, and validate. Raises ConfigError naming the file, the line
+    (or the env variable), the key and the reason."""
     env = dict(os.environ if environ is None else environ)
     config_file = find_config_file(path)
     raw: dict[str, Any] = {}
+    root: yaml.Node | None = None
     source = "defaults"
     if config_file is not None:
-        if not config_file.is_file():
-            raise ConfigError(f"autofix config file not found: {config_file}")
-        try:
-            loaded = yaml.safe_load(config_file.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"invalid YAML in autofix config {config_file}: {exc}") from exc
+        name = str(config_file)
+        text = yamlfile.read_text(config_file, "autofix config")
+        root, loaded = yamlfile.parse(text, name)
         if loaded is not None and not isinstance(loaded, dict):
-            raise ConfigError(f"autofix config {config_file} must be a mapping at the top level")
+            raise ConfigFileError(name, "the top level must be a mapping of sections", 1)
         raw = loaded or {}
-        source = str(config_file)
-    overrides = _env_overrides(env)
+        source = name
+    overrides, origins = _env_overrides(env)
     if overrides:
         raw = _merge(raw, overrides)
         source += " + env"
     try:
         config = AutofixConfig.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc, source)) from exc
+        raise ConfigError(_describe(exc, source, root, origins)) from None
     config.source = source
     return config

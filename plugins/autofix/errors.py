@@ -5,6 +5,7 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
 
     AutofixError
     ├── ConfigError (ValueError)           a config file or setting is invalid; a retry won't help
+    │   ├── ConfigFileError                a config file cannot be read or parsed (file, line)
     │   ├── PatternFileError               error_patterns.yaml cannot be used
     │   └── SchemaImportError (ImportError) an output_schema import path names no pydantic model
     ├── RunnerError                        the agent process could not be started
@@ -24,8 +25,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from autofix.redact import redact
-
 if TYPE_CHECKING:
     from autofix.audit.stores.base import Usage
     from autofix.patterns.loader import Problem
@@ -38,6 +37,17 @@ class AutofixError(Exception):
 
 class ConfigError(AutofixError, ValueError):
     """The configuration is invalid; the message names the file, the key and the reason."""
+
+
+class ConfigFileError(ConfigError):
+    """A config file cannot be read or parsed; the message names the file and the line."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
+        self.path = path
+        self.reason = reason
+        self.line = line
+        where = f"line {line}: " if line else ""
+        super().__init__(f"{path}: {where}{reason}")
 
 
 class PatternFileError(ConfigError):
@@ -78,6 +88,8 @@ class ValidationFailedError(AutofixError):
     """
 
     def __init__(self, message: str, run: Any, operation: str = "") -> None:
+        from autofix.redact import redact  # errors.py stays a leaf: everything imports it
+
         super().__init__(message)
         self.run = run
         self.operation = operation
@@ -127,6 +139,8 @@ class GitError(AutofixError, RuntimeError):
     """A git command failed. ``command`` and ``stderr`` are already redacted."""
 
     def __init__(self, command: Sequence[str], returncode: int | None, stderr: str, hint: str = ""):
+        from autofix.redact import redact
+
         self.command = [redact(part) for part in command]
         self.returncode = returncode
         self.stderr = redact(stderr.strip())

@@ -9,7 +9,7 @@ from autofix.agents.base import AgentOutcome
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier, ClassifyReport
 from autofix.patterns.compiled import CompiledRules
-from autofix.patterns.loader import PatternStore, default_store
+from autofix.patterns.loader import PatternStore, store_for
 from autofix.redact import redact
 from autofix.result import (
     RETRY_CLASS_BY_STATUS,
@@ -58,10 +58,8 @@ class ResponseParser:
     def __init__(self, patterns: str | Path | PatternStore | None = None) -> None:
         if isinstance(patterns, PatternStore):
             self._store = patterns
-        elif patterns is None:
-            self._store = default_store()
         else:
-            self._store = PatternStore(patterns)
+            self._store = store_for(patterns)  # one store per path: shared hot reload
 
     @property
     def rules(self) -> CompiledRules:
@@ -200,6 +198,8 @@ def _copy_outcome(result: ParseResult, outcome: AgentOutcome) -> None:
     result.usage = outcome.usage
     result.num_turns = outcome.num_turns
     result.finish_reason = outcome.finish_reason
+    if outcome.notes:  # e.g. unreadable events the reader skipped
+        result.warnings = [*result.warnings, *outcome.notes]
 
 
 def _decide_agent(

@@ -1,8 +1,38 @@
-"""Secret redaction for every text that leaves the process: logs, XCom, errors, audit."""
+"""The one exit: every text and value that leaves the process is redacted here.
+
+Task-log lines (live agent output included), XCom values (ParseResult), audit records, failure
+reports, metric labels, alerts and CLI output all pass through :func:`redact` (text) or
+:func:`redact_value` (JSON-like values). Both mask:
+
+- every exact value autofix knows to be secret (:func:`register_secret`): the secret-named keys
+  of a task's ``env``, the worker's own secret-named environment (read on first use and again
+  by each task), Airflow connections a task uses, and, inside Airflow, every value registered
+  with ``mask_secret`` (the operators install that bridge with :func:`add_masker`);
+- key shapes: provider key prefixes, AWS ids and keys, bearer tokens, JWTs, URL passwords and
+  ``key=value`` pairs with a secret-looking name.
+
+They also escape NUL and the other control characters (PostgreSQL refuses ``\\u0000`` in JSON)
+and lone surrogates (invalid UTF-8 read with ``surrogateescape``).
+"""
 
 from __future__ import annotations
 
+import io
+import json
+import math
+import os
 import re
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TextIO
+from urllib.parse import quote
+
+import ahocorasick_rs
+
+from autofix import safejson
 
 REDACTED = "[REDACTED]"
 
@@ -69,8 +99,15 @@ _GATED = tuple(
     (pattern, replacement, hints, bool(pattern.flags & re.IGNORECASE))
     for (pattern, replacement), hints in zip(_PATTERNS, _HINTS, strict=True)
 )
-
-_EXTRA: list[str] = []
+# Every hint in one regex, folded as its pattern is: text holding none (most short values)
+# is returned after a single scan.
+_ANY_HINT = re.compile(
+    "|".join(
+        f"(?i:{re.escape(hint)})" if ignore_case else re.escape(hint)
+        for _, _, hints, ignore_case in _GATED
+        for hint in hints
+    )
+)
 
 # A variable or field name that holds a secret: its value is masked whatever it looks like.
 # Not token counts ("max_tokens", "token_usage").
@@ -79,6 +116,80 @@ _SECRET_NAME = re.compile(
     r"|credential|authorization|auth[_-]?header|cookie|session[_-]?key|private[_-]?key"
     r"|(^|[_-])(key|auth)$)"
 )
+# Secret-looking names in every shell's environment that hold no secret.
+_NOT_SECRET_ENV = frozenset({"PWD", "OLDPWD"})
+# A worker-environment value shorter than this is too likely to be an ordinary word ("true").
+MIN_ENV_SECRET_CHARS = 8
+MIN_SECRET_CHARS = 4
+
+# Control characters: NUL and C0 except tab, newline and carriage return, DEL, C1, and lone
+# surrogates. Log lines keep ESC (Airflow renders ANSI colours); stored values lose it.
+_LOG_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f\ud800-\udfff]")
+_STORED_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+# Values nested deeper than the JSON reader accepts are replaced: nothing downstream recurses
+# without bound.
+MAX_DEPTH = safejson.MAX_DEPTH
+TOO_DEEP = "[nested too deep]"
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    char = match.group()
+    return "\ufffd" if "\ud800" <= char <= "\udfff" else f"\\x{ord(char):02x}"
+
+
+class _Registry:
+    """Exact secret values, matched in one native pass (Aho-Corasick, longest first)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.values: dict[str, None] = {}  # insertion-ordered set
+        self.matcher: ahocorasick_rs.AhoCorasick | None = None
+        self.patterns: list[str] = []
+        self.maskers: list[Callable[[str], str]] = []
+        self.listeners: list[Callable[[str], None]] = []
+        self.env_read = False
+
+    def add(self, values: Iterable[str]) -> None:
+        with self.lock:
+            new = [v for v in values if v not in self.values]
+            if not new:
+                return
+            for value in new:
+                self.values[value] = None
+            variants: dict[str, None] = {}
+            for value in self.values:
+                # As it may appear in JSON output or in a URL.
+                for variant in (value, json.dumps(value)[1:-1], quote(value, safe="")):
+                    if len(variant) >= MIN_SECRET_CHARS:
+                        variants[variant] = None
+            self.patterns = list(variants)
+            self.matcher = ahocorasick_rs.AhoCorasick(
+                self.patterns, matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_LONGEST
+            )
+            listeners = list(self.listeners)
+        for listener in listeners:
+            for value in new:
+                listener(value)
+
+    def mask(self, text: str) -> str:
+        matcher = self.matcher
+        if matcher is None:
+            return text
+        found = matcher.find_matches_as_indexes(text)
+        if not found:
+            return text
+        parts: list[str] = []
+        end = 0
+        for _, start, stop in found:
+            parts.append(text[end:start])
+            parts.append(REDACTED)
+            end = stop
+        parts.append(text[end:])
+        return "".join(parts)
+
+
+_REGISTRY = _Registry()
 
 
 def is_secret_name(name: str) -> bool:
@@ -87,17 +198,58 @@ def is_secret_name(name: str) -> bool:
 
 def register_secret(value: str | None) -> None:
     """Redact this exact value everywhere from now on (e.g. a key read from a Connection)."""
-    if value and len(value) >= 4 and value not in _EXTRA:
-        _EXTRA.append(value)
+    if isinstance(value, str) and len(value) >= MIN_SECRET_CHARS:
+        _REGISTRY.add([value])
 
 
-def redact(text: str) -> str:
-    """Return ``text`` with API keys, tokens, AWS keys and URL passwords replaced."""
-    if not text:
+def register_secrets(values: Iterable[str]) -> None:
+    _REGISTRY.add(v for v in values if isinstance(v, str) and len(v) >= MIN_SECRET_CHARS)
+
+
+def secret_env_values(env: Mapping[str, str], min_chars: int = MIN_SECRET_CHARS) -> list[str]:
+    """Values of env vars whose names look secret (``PWD`` is a path, not a password)."""
+    return [
+        value
+        for name, value in env.items()
+        if isinstance(value, str)
+        and len(value) >= min_chars
+        and name.upper() not in _NOT_SECRET_ENV
+        and is_secret_name(name)
+    ]
+
+
+def register_environment(env: Mapping[str, str] | None = None) -> None:
+    """Register the secret-named values of ``env`` (default: this process's environment)."""
+    source = os.environ if env is None else env
+    register_secrets(secret_env_values(source, MIN_ENV_SECRET_CHARS))
+    if env is None:
+        _REGISTRY.env_read = True
+
+
+def add_masker(masker: Callable[[str], str]) -> None:
+    """Also run ``masker`` on every text (e.g. Airflow's secrets masker, which knows the values
+    registered with ``mask_secret``). Added once, however often it is called."""
+    with _REGISTRY.lock:
+        if masker not in _REGISTRY.maskers:
+            _REGISTRY.maskers.append(masker)
+
+
+def add_listener(listener: Callable[[str], None]) -> None:
+    """Tell ``listener`` every secret value autofix knows, now and from now on (e.g. Airflow's
+    ``mask_secret``, so its own log lines are masked too)."""
+    with _REGISTRY.lock:
+        if listener in _REGISTRY.listeners:
+            return
+        _REGISTRY.listeners.append(listener)
+        known = list(_REGISTRY.values)
+    for value in known:
+        listener(value)
+
+
+def mask_shapes(text: str) -> str:
+    """Replace what looks like a secret (key prefixes, URL passwords, ``token=...``)."""
+    if not _ANY_HINT.search(text):
         return text
-    for secret in _EXTRA:
-        if secret in text:
-            text = text.replace(secret, REDACTED)
     lowered = text.lower() if text.isascii() else None
     for pattern, replacement, hints, ignore_case in _GATED:
         if lowered is not None:
@@ -108,12 +260,145 @@ def redact(text: str) -> str:
     return text
 
 
-def redact_obj(value: object) -> object:
-    """Redact every string inside a JSON-like structure (dict keys are kept)."""
+def _mask(text: str) -> str:
+    if not _REGISTRY.env_read:
+        register_environment()
+    text = mask_shapes(_REGISTRY.mask(text))
+    for masker in _REGISTRY.maskers:
+        text = masker(text)
+    return text
+
+
+def redact(text: str) -> str:
+    """``text`` as it may leave the process in a log line or on a terminal: known secrets and
+    secret shapes replaced, control characters escaped (ANSI colours kept)."""
+    if not text:
+        return text
+    if _LOG_CONTROLS.search(text):
+        text = _LOG_CONTROLS.sub(_escape_control, text)
+    return _mask(text)
+
+
+def redact_stored(text: str) -> str:
+    """``text`` as it may be stored (XCom, audit, reports): like :func:`redact`, and ANSI
+    escape sequences removed."""
+    if not text:
+        return text
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if _STORED_CONTROLS.search(text):
+        text = _STORED_CONTROLS.sub(_escape_control, text)
+    return _mask(text)
+
+
+def redact_value(value: Any, *, by_name: bool = True, _depth: int = 0) -> Any:
+    """A JSON-like value as it may be stored: every string redacted (dict keys too), tuples
+    and sets as lists, NaN and infinities as None, nesting bounded.
+
+    ``by_name``: a non-empty string under a secret-looking key (``{"token": ...}``) is masked
+    whatever it looks like. Off for an agent's structured answer, whose field names are the
+    user's schema (``sort_key``), not a statement that the value is secret.
+    """
     if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {k: redact_obj(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact_obj(v) for v in value]
+        return redact_stored(value)
+    if isinstance(value, bool) or value is None or isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if _depth >= MAX_DEPTH:
+        return TOO_DEEP
+    if isinstance(value, Mapping):
+        cleaned: dict[Any, Any] = {}
+        for key, item in value.items():
+            new_key = redact_stored(key) if isinstance(key, str) else key
+            while new_key in cleaned:  # two keys redacted alike must not overwrite each other
+                new_key = f"{new_key}'"
+            secret = by_name and isinstance(key, str) and isinstance(item, str) and item
+            if secret and is_secret_name(key):
+                cleaned[new_key] = REDACTED
+            else:
+                cleaned[new_key] = redact_value(item, by_name=by_name, _depth=_depth + 1)
+        return cleaned
+    if isinstance(value, list | tuple | set | frozenset):
+        return [redact_value(item, by_name=by_name, _depth=_depth + 1) for item in value]
     return value
+
+
+class RedactedLog:
+    """Wraps a logger (stdlib or Airflow's): every message is formatted, then redacted.
+
+    An exception passed as ``exc_info`` is rendered into the message, redacted too, since a
+    handler would otherwise print its traceback unredacted.
+    """
+
+    def __init__(self, log: Any) -> None:
+        self._log = log
+
+    def _emit(self, method: str, msg: object, args: tuple[Any, ...], exc_info: Any) -> None:
+        text = str(msg)
+        if args:
+            try:
+                text = text % args
+            except (TypeError, ValueError):
+                text = " ".join([text, *map(str, args)])
+        if exc_info:
+            error = exc_info if isinstance(exc_info, BaseException) else None
+            if error is None and isinstance(exc_info, tuple):
+                error = exc_info[1]
+            if error is None:
+                error = sys.exc_info()[1]
+            if error is not None:
+                text += "\n" + "".join(traceback.format_exception(error)).rstrip()
+        getattr(self._log, method)("%s", redact(text))
+
+    def debug(self, msg: object, *args: Any, exc_info: Any = None) -> None:
+        self._emit("debug", msg, args, exc_info)
+
+    def info(self, msg: object, *args: Any, exc_info: Any = None) -> None:
+        self._emit("info", msg, args, exc_info)
+
+    def warning(self, msg: object, *args: Any, exc_info: Any = None) -> None:
+        self._emit("warning", msg, args, exc_info)
+
+    def error(self, msg: object, *args: Any, exc_info: Any = None) -> None:
+        self._emit("error", msg, args, exc_info)
+
+    def exception(self, msg: object, *args: Any) -> None:
+        self._emit("error", msg, args, True)
+
+
+class RedactingWriter(io.TextIOBase):
+    """A text stream that writes whole lines to ``target``, redacted (the CLI's output)."""
+
+    def __init__(self, target: TextIO) -> None:
+        self._target = target
+        self._pending = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self._pending += text
+        if "\n" in self._pending:
+            done, _, self._pending = self._pending.rpartition("\n")
+            self._target.write(redact(done + "\n"))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            self._target.write(redact(self._pending))
+            self._pending = ""
+        self._target.flush()
+
+
+@contextmanager
+def redacted_output() -> Iterator[None]:
+    """Route this process's stdout and stderr through :func:`redact` (the CLI's exit)."""
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = RedactingWriter(stdout), RedactingWriter(stderr)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = stdout, stderr

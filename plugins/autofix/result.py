@@ -6,12 +6,23 @@ and through the audit store unchanged.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
-from autofix.redact import redact
+from autofix.redact import redact_stored, redact_value
 
 MAX_BLOCK_CHARS = 500
 MAX_MESSAGE_LINES = 3
@@ -201,7 +212,12 @@ class ErrorBlock(BaseModel):
     @field_validator("text")
     @classmethod
     def _bound_and_redact(cls, value: str) -> str:
-        return truncate(redact(value), MAX_BLOCK_CHARS)
+        return truncate(redact_stored(value), MAX_BLOCK_CHARS)
+
+    @field_validator("rule_id")
+    @classmethod
+    def _redact_rule(cls, value: str | None) -> str | None:
+        return None if value is None else redact_stored(value)
 
 
 class FieldError(BaseModel):
@@ -218,7 +234,12 @@ class FieldError(BaseModel):
     @field_validator("message", "expected", "actual")
     @classmethod
     def _bound(cls, value: str | None) -> str | None:
-        return None if value is None else truncate(redact(value), 200)
+        return None if value is None else truncate(redact_stored(value), 200)
+
+    @field_validator("path")
+    @classmethod
+    def _redact_path(cls, value: str) -> str:
+        return redact_stored(value)
 
 
 class TokenUsage(BaseModel):
@@ -273,10 +294,23 @@ class ParseResult(BaseModel):
             return RunStatus.UNKNOWN
         return value
 
-    @field_validator("error_message", "final_text")
-    @classmethod
-    def _redact(cls, value: str | None) -> str | None:
-        return None if value is None else redact(value)
+    @model_validator(mode="after")
+    def _redact(self) -> ParseResult:
+        for name in _CLEANED_FIELDS:
+            self.__dict__[name] = _clean_field(name, self.__dict__[name])
+        return self
+
+    # Redacted however it is changed: assignment (the parser fills a result in place) and
+    # model_copy(update=...), which skip pydantic's validators.
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, _clean_field(name, value))
+
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> ParseResult:
+        if update:
+            update = {name: _clean_field(name, value) for name, value in update.items()}
+        return super().model_copy(update=update, deep=deep)
 
     @property
     def outcome(self) -> Outcome:
@@ -298,6 +332,64 @@ class ParseResult(BaseModel):
             raise TypeError(f"ParseResult version {version} is newer than this autofix understands")
         return ParseResult.model_validate(data)
 
+    # The JSON form is what leaves the process (XCom through Airflow's serde, the CLI):
+    # redacted again, since a secret may have been registered after construction, and with
+    # the keys Airflow's serde reserves escaped, or an answer holding one fails the push.
+    @model_serializer(mode="wrap")
+    def _exit(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        dumped: dict[str, Any] = handler(self)
+        if not info.mode_is_json():
+            return dumped
+        dumped = redact_value(dumped, by_name=False)
+        if "data" in dumped:
+            dumped["data"] = _serde_keys(dumped["data"], _SERDE_ESCAPE)
+        return dumped
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unescape(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("data"), dict | list):
+            data = {**data, "data": _serde_keys(data["data"], _SERDE_UNESCAPE)}
+        return data
+
+
+# Keys Airflow's serde reserves: an answer holding one would make the XCom push fail.
+_SERDE_ESCAPE = {key: f"autofix:{key}" for key in ("__classname__", "__id__")}
+_SERDE_UNESCAPE = {escaped: key for key, escaped in _SERDE_ESCAPE.items()}
+
+
+def _serde_keys(value: Any, renames: Mapping[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {renames.get(k, k): _serde_keys(v, renames) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_serde_keys(item, renames) for item in value]
+    return value
+
+
+_TEXT_FIELDS = frozenset(
+    {"operation", "error_message", "patterns_source", "agent", "session_id", "final_text"}
+)
+_TEXT_LIST_FIELDS = frozenset({"warnings", "matched_rules", "repairs"})
+_NUMBER_FIELDS = frozenset({"cost_usd", "duration_s"})
+_CLEANED_FIELDS = (*_TEXT_FIELDS, *_TEXT_LIST_FIELDS, *_NUMBER_FIELDS, "data")
+
+
+def _clean_field(name: str, value: Any) -> Any:
+    """One ParseResult field as it may be stored: text redacted, NaN and infinities dropped."""
+    if name in _TEXT_FIELDS:
+        return redact_stored(value) if isinstance(value, str) else value
+    if name in _TEXT_LIST_FIELDS:
+        if isinstance(value, list):
+            return [redact_stored(item) if isinstance(item, str) else item for item in value]
+        return value
+    if name in _NUMBER_FIELDS:
+        return value if not isinstance(value, float) or math.isfinite(value) else None
+    if name == "data":
+        return redact_value(value, by_name=False)
+    return value
+
 
 def format_error_message(operation: str, lines: list[str]) -> str:
     """``[operation] `` plus at most 3 lines of at most 500 characters in all."""
@@ -311,4 +403,4 @@ def format_error_message(operation: str, lines: list[str]) -> str:
         if len(picked) == MAX_MESSAGE_LINES:
             break
     prefix = f"[{operation}] " if operation else ""
-    return truncate(redact(prefix + "\n".join(picked)), MAX_BLOCK_CHARS)
+    return truncate(redact_stored(prefix + "\n".join(picked)), MAX_BLOCK_CHARS)

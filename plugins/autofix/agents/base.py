@@ -34,6 +34,8 @@ class AgentOutcome(BaseModel):
     events: int = 0
     non_json_lines: int = 0
     model: str | None = None
+    unreadable_events: int = 0  # events skipped because they could not be read
+    notes: list[str] = Field(default_factory=list)  # what the reader wants reported (warnings)
 
 
 # Attempt n of a resampling strategy asks for seed + (n - 1) * SEED_STRIDE: far apart draws.

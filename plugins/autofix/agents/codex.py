@@ -22,6 +22,7 @@ from typing import Any, ClassVar, cast
 from pydantic import with_config
 from typing_extensions import TypedDict
 
+from autofix import safejson
 from autofix.agents.base import (
     MAX_PROMPT_ARG_CHARS,
     AgentFormat,
@@ -42,7 +43,7 @@ def _parse_json_text(text: str | None) -> Any:
     if not stripped or stripped[0] not in "{[":
         return None
     try:
-        return json.loads(stripped)
+        return safejson.loads(stripped)
     except ValueError:
         return None
 

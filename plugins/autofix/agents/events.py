@@ -1,17 +1,48 @@
-"""Reading agent event streams: JSON lines or pretty documents, bounded error text, coercion."""
+"""Reading agent event streams: JSON lines or pretty documents, bounded error text, coercion.
+
+Any bytes may arrive here. Nothing in this layer raises on them: JSON nested too deep is
+counted as unreadable, a format's handler that trips over an event of the wrong shape has that
+event counted as unreadable, and a format whose verdict code fails returns a fail-safe outcome.
+The counts reach ``ParseResult.warnings``.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from abc import abstractmethod
 from typing import Any, ClassVar
 
+from autofix import safejson
 from autofix.agents.base import AgentOutcome, EventParser
 from autofix.redact import redact
+from autofix.result import FailureKind
 
 MAX_ERRORS = 20
 MAX_ERROR_CHARS = 2000
 _MAX_DOC_CHARS = 16 * 1024 * 1024  # a pretty-printed document bigger than this is not an answer
+# Numbers past this are not token counts or costs: clamped (also keeps float() from overflowing).
+MAX_NUMBER = 2**53
+_KEPT_REASONS = 3
+
+
+class Unreadable:
+    """Events that could not be read: a count and the first few reasons."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.reasons: list[str] = []
+
+    def add(self, reason: str) -> None:
+        self.count += 1
+        if len(self.reasons) < _KEPT_REASONS and reason not in self.reasons:
+            self.reasons.append(reason)
+
+    def add_error(self, exc: BaseException) -> None:
+        self.add(f"{type(exc).__name__}: {str(exc)[:200]}")
+
+    def describe(self) -> str:
+        return f"{self.count} unreadable event(s) skipped ({'; '.join(self.reasons)})"
 
 
 class JsonDocReader:
@@ -25,6 +56,7 @@ class JsonDocReader:
     def __init__(self) -> None:
         self.non_json_lines = 0
         self.non_json_tail: list[str] = []  # last few, for error wording when nothing else is known
+        self.unreadable = Unreadable()
         self._doc: list[str] = []
         self._doc_chars = 0
 
@@ -39,12 +71,11 @@ class JsonDocReader:
                 self._doc.append(line)
                 self._doc_chars += len(line)
                 if line[:1] in "}]":
-                    try:
-                        value = json.loads("\n".join(self._doc))
-                    except ValueError:
-                        return []
+                    values = self._load("\n".join(self._doc), count_deep=False)
+                    if not values:
+                        return []  # not closed yet (or never will be: counted when abandoned)
                     self._doc, self._doc_chars = [], 0
-                    return [value]
+                    return values
                 if self._doc_chars > _MAX_DOC_CHARS:
                     self._abandon()
                 return []
@@ -52,10 +83,9 @@ class JsonDocReader:
             self._doc, self._doc_chars = [line], len(line)
             return []
         if stripped[0] in "{[":
-            try:
-                return [json.loads(stripped)]
-            except ValueError:
-                pass
+            values = self._load(stripped)
+            if values is not None:
+                return values
         self._count_non_json(stripped)
         return []
 
@@ -63,13 +93,23 @@ class JsonDocReader:
         """Flush an open document (a producer may omit the final newline or indent oddly)."""
         if not self._doc:
             return []
-        try:
-            value = json.loads("\n".join(self._doc))
-        except ValueError:
+        values = self._load("\n".join(self._doc))
+        if not values:
             self._abandon()
             return []
         self._doc, self._doc_chars = [], 0
-        return [value]
+        return values
+
+    def _load(self, text: str, count_deep: bool = True) -> list[Any] | None:
+        """[value]; [] for JSON nested too deep (counted as unreadable); None for not JSON."""
+        try:
+            return [safejson.loads(text)]
+        except safejson.TooDeepError as exc:
+            if count_deep:
+                self.unreadable.add(str(exc))
+            return []
+        except ValueError:
+            return None
 
     def _abandon(self) -> None:
         for line in self._doc:
@@ -109,21 +149,21 @@ def add_error(errors: list[str], text: object) -> None:
 
 
 def as_int(value: object) -> int:
-    if isinstance(value, bool):
+    """A count: ints and finite floats, clamped to ±MAX_NUMBER; anything else is 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value)
-    return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return max(-MAX_NUMBER, min(MAX_NUMBER, int(value)))
 
 
 def as_float(value: object) -> float | None:
-    if isinstance(value, bool):
+    """A finite number (a cost), clamped to ±MAX_NUMBER; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    if isinstance(value, int | float):
-        return float(value)
-    return None
+    if isinstance(value, int):
+        return float(max(-MAX_NUMBER, min(MAX_NUMBER, value)))
+    return value if math.isfinite(value) else None
 
 
 def as_str(value: object) -> str | None:
@@ -134,21 +174,52 @@ def as_dict(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def as_list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 class BaseParser(EventParser):
-    """EventParser whose outcome text is redacted on the way out, whatever the format."""
+    """EventParser whose outcome text is redacted on the way out, whatever the format, and
+    whose verdict never raises: a format's code that fails on odd input fails safe."""
+
+    agent_name: ClassVar[str] = "agent"
 
     def finish(self, exit_code: int | None, stderr_tail: str = "") -> AgentOutcome:
-        outcome = self._finish(exit_code, stderr_tail)
+        unreadable = self._unreadable()
+        try:
+            self._flush()
+            outcome = self._finish(exit_code, stderr_tail)
+        except Exception as exc:  # odd input must fail safe, never crash the task
+            unreadable.add_error(exc)
+            outcome = AgentOutcome(failure_kind=FailureKind.UNKNOWN)
+            add_error(
+                outcome.errors,
+                f"{self.agent_name}: the output could not be read ({type(exc).__name__}); "
+                "failing safe",
+            )
         if outcome.final_text:
             outcome.final_text = redact(outcome.final_text)
+        if unreadable.count:
+            outcome.unreadable_events = unreadable.count
+            outcome.notes.append(unreadable.describe())
         return outcome
+
+    def _unreadable(self) -> Unreadable:
+        """Where this parser counts unreadable events (a plain text parser has none)."""
+        return Unreadable()
+
+    def _flush(self) -> None:
+        """Hand over what is still buffered before the verdict."""
 
     @abstractmethod
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome: ...
 
 
 class JsonEventParser(BaseParser):
-    """Reads JSON documents from stdout lines and hands each event object to ``_handle``."""
+    """Reads JSON documents from stdout lines and hands each event object to ``_handle``.
+
+    An event that ``_handle`` cannot read (a field of the wrong type) is counted and skipped.
+    """
 
     accepts_arrays: ClassVar[bool] = False  # Claude's ``json --verbose`` prints an array
 
@@ -157,13 +228,28 @@ class JsonEventParser(BaseParser):
         self._events = 0
 
     def feed(self, line: str) -> None:
-        for value in self._reader.feed(line):
+        self._take(self._reader.feed(line))
+
+    def _flush(self) -> None:
+        self._take(self._reader.finish())
+
+    def _unreadable(self) -> Unreadable:
+        return self._reader.unreadable
+
+    def _take(self, values: list[Any]) -> None:
+        for value in values:
             if isinstance(value, dict):
-                self._handle(value)
+                self._handle_safely(value)
             elif isinstance(value, list) and self.accepts_arrays:
                 for item in value:
                     if isinstance(item, dict):
-                        self._handle(item)
+                        self._handle_safely(item)
+
+    def _handle_safely(self, event: dict[str, Any]) -> None:
+        try:
+            self._handle(event)
+        except Exception as exc:  # an event of an unexpected shape: counted, never raised
+            self._reader.unreadable.add_error(exc)
 
     @abstractmethod
     def _handle(self, event: dict[str, Any]) -> None: ...

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from autofix.audit.envelope import Interaction, scrub
-from autofix.audit.stores import AuditStore
+from autofix.audit.envelope import Interaction
+from autofix.audit.stores.base import AuditStore
 from autofix.config import AlertSettings
-from autofix.redact import redact
+from autofix.redact import redact, redact_value
 
 log = logging.getLogger("autofix.audit")
 
@@ -124,7 +124,7 @@ class RetryAlert:
             "error_categories": dict(categories.most_common(5)),
             "recent_traces": list(dict.fromkeys(item.trace_id for item in failed))[:5],
         }
-        cleaned = scrub(payload)
+        cleaned = redact_value(payload)
         return cleaned if isinstance(cleaned, dict) else payload
 
     def fire(self, payload: dict[str, Any]) -> None:

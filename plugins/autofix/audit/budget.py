@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from autofix.audit.envelope import aware
-from autofix.audit.stores import AuditStore, Usage
+from autofix.audit.stores.base import AuditStore, Usage
 from autofix.config import BudgetSettings
 from autofix.errors import BudgetExhaustedError
 from autofix.redact import redact

@@ -18,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from autofix.redact import REDACTED, is_secret_name, redact, redact_obj
+from autofix.redact import redact_stored, redact_value
 from autofix.result import FieldError, ParseResult, RetryClass, Status, truncate
 
 # Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
@@ -51,20 +51,6 @@ def aware(moment: datetime) -> datetime:
 
 def new_id() -> str:
     return uuid.uuid4().hex
-
-
-def scrub(value: Any) -> Any:
-    """``redact_obj`` plus key awareness: ``{"token": "abc..."}`` loses its value too."""
-    if isinstance(value, dict):
-        return {
-            key: REDACTED
-            if isinstance(key, str) and is_secret_name(key) and isinstance(item, str) and item != ""
-            else scrub(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, list | tuple):
-        return [scrub(item) for item in value]
-    return redact_obj(value)
 
 
 # Every text field is redacted when a model is built, so nothing unredacted can reach a store.
@@ -134,7 +120,7 @@ class Envelope(BaseModel):
     )
     @classmethod
     def _redact_text(cls, value: str | None, info: ValidationInfo) -> str | None:
-        return value if value is None or _stored(info) else redact(value)
+        return value if value is None or _stored(info) else redact_stored(value)
 
     @field_validator("context", "expected_output_schema")
     @classmethod
@@ -143,13 +129,13 @@ class Envelope(BaseModel):
     ) -> dict[str, Any] | None:
         if value is None or _stored(info):
             return value
-        cleaned = scrub(value)
+        cleaned = redact_value(value)
         return cleaned if isinstance(cleaned, dict) else {}
 
     @field_validator("tools_allowed")
     @classmethod
     def _redact_tools(cls, value: list[str], info: ValidationInfo) -> list[str]:
-        return value if _stored(info) else [redact(tool) for tool in value]
+        return value if _stored(info) else [redact_stored(tool) for tool in value]
 
     @model_validator(mode="after")
     def _check_and_hash(self, info: ValidationInfo) -> Envelope:
@@ -224,31 +210,31 @@ class InteractionResult(BaseModel):
     @field_validator("session_id", "finish_reason")
     @classmethod
     def _redact_short(cls, value: str | None, info: ValidationInfo) -> str | None:
-        return value if value is None or _stored(info) else redact(value)
+        return value if value is None or _stored(info) else redact_stored(value)
 
     @field_validator("error")
     @classmethod
     def _redact_error(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is None or _stored(info):
             return value
-        return truncate(redact(value), MAX_ERROR_CHARS)
+        return truncate(redact_stored(value), MAX_ERROR_CHARS)
 
     @field_validator("parsed_output")
     @classmethod
     def _redact_parsed(cls, value: Any, info: ValidationInfo) -> Any:
-        return value if _stored(info) else scrub(value)
+        return value if _stored(info) else redact_value(value)
 
     @field_validator("matched_rules")
     @classmethod
     def _redact_rules(cls, value: list[str], info: ValidationInfo) -> list[str]:
-        return value if _stored(info) else [redact(rule) for rule in value]
+        return value if _stored(info) else [redact_stored(rule) for rule in value]
 
     @model_validator(mode="after")
     def _bound_output(self, info: ValidationInfo) -> InteractionResult:
         if _stored(info) or self._prepared:
             return self
         self._prepared = True
-        text = redact(self.raw_output)
+        text = redact_stored(self.raw_output)
         self.output_hash = short_hash(text) if text else ""
         self.raw_output_chars = len(text)
         self.raw_output = truncate(text, MAX_RAW_OUTPUT_CHARS)

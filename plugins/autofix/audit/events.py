@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from autofix.audit.envelope import new_id, scrub, utcnow
-from autofix.redact import redact
+from autofix.audit.envelope import new_id, utcnow
+from autofix.redact import redact_stored, redact_value
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 
@@ -109,14 +109,14 @@ class AuditEvent(BaseModel):
     def _redact_ids(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is None or (info.context and info.context.get("stored")):
             return value
-        return redact(value)
+        return redact_stored(value)
 
     @field_validator("data")
     @classmethod
     def _redact_data(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if info.context and info.context.get("stored"):
             return value
-        cleaned = scrub(value)
+        cleaned = redact_value(value)
         return cleaned if isinstance(cleaned, dict) else {}
 
     @classmethod

@@ -10,7 +10,8 @@ from autofix.audit.alert import Notifier, RetryAlert
 from autofix.audit.budget import BudgetGuard, BudgetStatus
 from autofix.audit.envelope import Envelope, Interaction, interaction_from_parse_result
 from autofix.audit.events import AuditEvent, EventName, OrderTracker, RunSummary, summarize_run
-from autofix.audit.stores import AuditStore, build_store
+from autofix.audit.stores import build_store
+from autofix.audit.stores.base import AuditStore
 from autofix.audit.telemetry import (
     StatsSink,
     airflow_stats,

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.metrics import PREFIX, safe_label
+from autofix.hosting import airflow_module
 
 log = logging.getLogger("autofix.audit")
 
@@ -71,15 +72,14 @@ _stats: StatsSink | None = None
 
 
 def airflow_stats() -> StatsSink:
-    """Airflow's stats, imported on first use; a no-op sink when Airflow is not importable."""
+    """Airflow's stats inside Airflow; a no-op sink elsewhere (importing Airflow would
+    reconfigure the host's logging)."""
     global _stats
     if _stats is None:
-        try:
-            from airflow.sdk.observability import stats as airflow_stats_module
-        except ImportError:
-            _stats = NullStats()
-        else:
-            _stats = _AirflowStats(airflow_stats_module)
+        module = airflow_module("airflow.sdk.observability.stats")
+        if module is None:
+            return NullStats()  # not cached: Airflow may be loaded later in this process
+        _stats = _AirflowStats(module)
     return _stats
 
 

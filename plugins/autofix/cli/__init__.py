@@ -10,6 +10,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from autofix.redact import redacted_output
+
 # Modules exposing ``register(subparsers)``; each adds its subcommands with ``set_defaults(func=...)``.
 COMMAND_MODULES = (
     "autofix.cli.classify",
@@ -45,5 +47,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    code: int = func(args)
+    with redacted_output():  # the CLI's one exit: nothing it prints carries a secret
+        code: int = func(args)
     return code

@@ -33,6 +33,7 @@ from autofix.fixing.summary import agent_calls, render_summary, summarize, write
 from autofix.fixing.testconfig import TestConfig, cache_for, choose_checks
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config
+from autofix.redact import redact
 from autofix.result import ParseResult
 
 if TYPE_CHECKING:
@@ -280,7 +281,7 @@ class FixOperator(_ProjectAgentOperator):
         commits = commits_since(plan.project_path, previous.snapshot.head)
         if commits:
             for commit in commits:
-                self.log.info("new commit %s %s", commit.sha[:12], commit.subject)
+                self.log.info("new commit %s %s", commit.sha[:12], redact(commit.subject))
         else:
             self.log.warning(
                 "fix_%d made no new commit (HEAD still %s): counts as no progress",

@@ -11,10 +11,18 @@ from airflow.sdk.exceptions import AirflowException, AirflowFailException
 from autofix.agents.registry import format_class
 from autofix.config import AutofixConfig, load_config
 from autofix.errors import ConfigError
+from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
+from autofix.redact import (
+    RedactedLog,
+    register_environment,
+    register_secret,
+    register_secrets,
+    secret_env_values,
+)
 from autofix.result import ParseResult, RetryClass
 from autofix.task.agent_task import AgentTask
-from autofix.task.spec import AgentTaskSpec, TraceContext, secret_env_values
+from autofix.task.spec import AgentTaskSpec, TraceContext
 from autofix.validation.strategies import check_strategy
 
 if TYPE_CHECKING:
@@ -37,7 +45,8 @@ def load_task_config(operation: str, path: str | None = None) -> AutofixConfig:
     try:
         return load_config(path)
     except ConfigError as exc:
-        raise AirflowFailException(f"[{operation}] {exc}") from exc
+        # A retry will not fix it and the message says what to fix: no chained traceback.
+        raise AirflowFailException(f"[{operation}] {exc}") from None
 
 
 def _check_option_names(agent: str, options: dict[str, Any]) -> None:
@@ -148,20 +157,18 @@ class AIWrapperOperator(BaseOperator):
     # -- execution ----------------------------------------------------------------------
 
     def _mask_env(self, env: dict[str, str]) -> None:
-        from airflow.sdk.log import mask_secret
-
-        for value in secret_env_values(env):
-            mask_secret(value)
+        # Airflow's masker learns them too (bridge), so its own log lines are masked.
+        bridge_airflow_masker()
+        register_secrets(secret_env_values(env))
+        register_environment()
 
     def _connection_settings(self) -> tuple[dict[str, str], dict[str, Any]]:
         """(env, agent options) from ``conn_id``: the key goes into the env, masked, never logged."""
         if not self.conn_id:
             return {}, {}
         from airflow.sdk import BaseHook
-        from airflow.sdk.log import mask_secret
 
-        from autofix.redact import register_secret
-
+        bridge_airflow_masker()
         conn = BaseHook.get_connection(self.conn_id)
         options: dict[str, Any] = {}
         env: dict[str, str] = {}
@@ -174,8 +181,7 @@ class AIWrapperOperator(BaseOperator):
             options["base_url"] = base_url
         if conn.password:
             key_env = str(self.agent_options.get("api_key_env") or "OPENAI_API_KEY")
-            mask_secret(conn.password)
-            register_secret(conn.password)
+            register_secret(conn.password)  # and Airflow's mask_secret, through the bridge
             env[key_env] = conn.password
         return env, options
 
@@ -228,6 +234,8 @@ class AIWrapperOperator(BaseOperator):
         self._task = task
         try:
             result = self._run(context, task)
+        except ConfigError as exc:  # e.g. an output_schema that names no model
+            raise AirflowFailException(f"[{spec.operation}] {exc}") from None
         finally:
             self._task = None
         self._log_summary(result)
@@ -262,7 +270,8 @@ class AIWrapperOperator(BaseOperator):
             lines.append(f"  repairs: {', '.join(result.repairs)}")
         for block in result.errors[:3]:
             lines.append("  error: " + block.text.replace("\n", "\n         "))
-        log = self.log.info if result.success else self.log.error
+        redacted = RedactedLog(self.log)
+        log = redacted.info if result.success else redacted.error
         log("\n".join(lines))
 
     def on_kill(self) -> None:

@@ -1,25 +1,32 @@
-"""Finding, validating and hot-reloading the pattern file.
+"""Finding, validating and hot-reloading the pattern file, and keeping its last good copy.
 
 Path order: explicit argument > ``AUTOFIX_ERROR_PATTERNS`` > ``config/error_patterns.yaml``
 (resolved against ``AUTOFIX_HOME``) > built-in defaults. ``PatternStore.current()`` stats the
-file on every call and reloads on an mtime or size change; an invalid edit keeps the last good
-rules and logs one warning naming the file, the line and the problem.
+file on every call and reloads on a change. One store per path per process
+(:func:`store_for`), so parsers built per call share it.
+
+Last good: each time a pattern file loads, a copy of it is kept in the state folder
+(``AUTOFIX_STATE_DIR``, default ``<AUTOFIX_HOME>/logs/autofix/state``, next to the default
+audit log). When the file turns invalid, a store keeps the rules it already has; a new process
+(every Airflow task is one) uses that copy instead of silently dropping the user's rules. Either
+way one warning per broken version names the file, the line and the rules in use.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
-from autofix import config
-from autofix.errors import PatternFileError
+from autofix import config, yamlfile
+from autofix.errors import ConfigFileError, PatternFileError
 from autofix.patterns.compiled import CompiledRules, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
 from autofix.patterns.model import PatternFile, PatternSettings
@@ -28,8 +35,12 @@ from autofix.patterns.redos import check_regex
 log = logging.getLogger(__name__)
 
 PATTERNS_ENV = "AUTOFIX_ERROR_PATTERNS"
+STATE_DIR_ENV = "AUTOFIX_STATE_DIR"
 DEFAULT_PATTERNS_PATH = "config/error_patterns.yaml"
+DEFAULT_STATE_DIR = "logs/autofix/state"
 DEFAULTS_SOURCE = "defaults"
+MAX_PATTERN_FILE_BYTES = yamlfile.MAX_CONFIG_BYTES
+EMPTY_FILE = "the file has no `rules:` list (empty or cut short?); write `rules: []` for none"
 
 
 @dataclass(frozen=True)
@@ -50,30 +61,6 @@ def defaults() -> CompiledRules:
     return compile_rules([], PatternSettings(), DEFAULTS_SOURCE, DEFAULT_RULES)
 
 
-def _node_at(root: Any, loc: tuple[int | str, ...]) -> Any:
-    node = root
-    for part in loc:
-        if isinstance(node, yaml.MappingNode):
-            node = next((v for k, v in node.value if k.value == part), None)
-        elif (
-            isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value)
-        ):
-            node = node.value[part]
-        else:
-            return node
-        if node is None:
-            return None
-    return node
-
-
-def _line_of(root: Any, loc: tuple[int | str, ...]) -> int | None:
-    for depth in range(len(loc), -1, -1):
-        node = _node_at(root, loc[:depth])
-        if node is not None:
-            return int(node.start_mark.line) + 1
-    return None
-
-
 def _rule_id(raw: Any, loc: tuple[int | str, ...]) -> str | None:
     if len(loc) >= 2 and loc[0] == "rules" and isinstance(loc[1], int) and isinstance(raw, dict):
         rules = raw.get("rules")
@@ -83,32 +70,58 @@ def _rule_id(raw: Any, loc: tuple[int | str, ...]) -> str | None:
     return None
 
 
-def validate_text(text: str) -> tuple[PatternFile | None, list[Problem]]:
+def validate_text(text: str, source: str = "<text>") -> tuple[PatternFile | None, list[Problem]]:
     """Parse and check a pattern file's text; every problem is reported, with lines."""
     try:
-        root = yaml.compose(text)
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        return None, [Problem(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line)]
-    if raw is None:
-        raw = {}
+        root, raw = yamlfile.parse(text, source)
+    except ConfigFileError as exc:
+        return None, [Problem(exc.reason, exc.line)]
+    if raw is None or (isinstance(raw, dict) and "rules" not in raw):
+        # A half-written file on hot reload must not silently drop the user's rules.
+        return None, [Problem(EMPTY_FILE, yamlfile.line_of(root, ()) or 1)]
     if not isinstance(raw, dict):
         return None, [Problem("the top level must be a mapping with a `rules:` list", 1)]
+    duplicates = _duplicate_problems(root, raw)
     try:
         parsed = PatternFile.model_validate(raw)
     except ValidationError as exc:
         problems = []
         for item in exc.errors():
             loc = tuple(item["loc"])
+            if not loc and duplicates:
+                continue  # the model's own duplicate check: reported with lines below
             field = ".".join(str(p) for p in loc) or "<root>"
             problems.append(
-                Problem(f"{field}: {item['msg']}", _line_of(root, loc), _rule_id(raw, loc))
+                Problem(f"{field}: {item['msg']}", yamlfile.line_of(root, loc), _rule_id(raw, loc))
             )
-        return None, problems + _regex_problems(root, raw)
+        return None, problems + duplicates + _regex_problems(root, raw)
     problems = _regex_problems(root, raw)
     return (None if problems else parsed), problems
+
+
+def _duplicate_problems(root: Any, raw: dict[Any, Any]) -> list[Problem]:
+    """Each repeated rule id, at the line of the repeat."""
+    rules = raw.get("rules")
+    if not isinstance(rules, list):
+        return []
+    first: dict[str, int] = {}
+    problems = []
+    for index, rule in enumerate(rules):
+        rule_id = rule.get("id") if isinstance(rule, dict) else None
+        if not isinstance(rule_id, str):
+            continue
+        if rule_id in first:
+            problems.append(
+                Problem(
+                    f"duplicate rule id {rule_id!r} (first used on line "
+                    f"{yamlfile.line_of(root, ('rules', first[rule_id], 'id'))})",
+                    yamlfile.line_of(root, ("rules", index, "id")),
+                    rule_id,
+                )
+            )
+        else:
+            first[rule_id] = index
+    return problems
 
 
 def _regex_problems(root: Any, raw: dict[Any, Any]) -> list[Problem]:
@@ -124,23 +137,71 @@ def _regex_problems(root: Any, raw: dict[Any, Any]) -> list[Problem]:
             continue
         rule_id = str(rule.get("id", f"#{index + 1}"))
         for message in check_regex(rule["pattern"], bool(rule.get("case_sensitive", False))):
-            problems.append(Problem(message, _line_of(root, ("rules", index, "pattern")), rule_id))
+            problems.append(
+                Problem(message, yamlfile.line_of(root, ("rules", index, "pattern")), rule_id)
+            )
     return problems
+
+
+def _load(path: str | Path, source: str | None = None) -> tuple[CompiledRules, str]:
+    """Compiled rules and the text they came from; PatternFileError listing every problem."""
+    name = str(path)
+    try:
+        text = yamlfile.read_text(path, "pattern", MAX_PATTERN_FILE_BYTES)
+    except ConfigFileError as exc:
+        raise PatternFileError(name, [Problem(exc.reason, exc.line)]) from None
+    parsed, problems = validate_text(text, name)
+    if parsed is None:
+        raise PatternFileError(name, problems)
+    return compile_rules(parsed.rules, parsed.settings(), source or name, DEFAULT_RULES), text
 
 
 def load_file(path: str | Path) -> CompiledRules:
     """Load and compile one pattern file; raises PatternFileError listing every problem."""
-    source = str(path)
+    return _load(path)[0]
+
+
+def state_dir() -> Path:
+    """Where autofix keeps state between processes (the pattern files' last good copies)."""
+    return config.resolve(os.environ.get(STATE_DIR_ENV) or DEFAULT_STATE_DIR)
+
+
+def last_good_path(path: str | Path) -> Path:
+    """The last good copy of the pattern file at ``path`` (absolute): one per source path."""
+    digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return state_dir() / "patterns" / f"{digest}-{Path(path).name}"
+
+
+def _keep_copy(path: str, text: str) -> None:
+    copy = last_good_path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PatternFileError(source, [Problem(f"cannot read: {exc.strerror or exc}")]) from exc
-    except UnicodeDecodeError as exc:
-        raise PatternFileError(source, [Problem(f"not UTF-8: {exc}")]) from exc
-    parsed, problems = validate_text(text)
-    if parsed is None:
-        raise PatternFileError(source, problems)
-    return compile_rules(parsed.rules, parsed.settings(), source, DEFAULT_RULES)
+        if copy.is_file() and copy.read_text(encoding="utf-8") == text:
+            return
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        tmp = copy.with_name(f".{copy.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, copy)  # atomic: another process never reads half a copy
+    except (OSError, UnicodeError) as exc:
+        log.warning(
+            "autofix patterns: cannot keep a last good copy of %s in %s: %s (set %s)",
+            path,
+            copy.parent,
+            exc,
+            STATE_DIR_ENV,
+        )
+
+
+def _last_good_copy(path: str) -> CompiledRules | None:
+    copy = last_good_path(path)
+    if not copy.is_file():
+        return None
+    try:
+        saved = datetime.fromtimestamp(copy.stat().st_mtime, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        rules, _ = _load(copy, source=f"{copy} (last good copy of {path}, saved {saved})")
+    except (OSError, PatternFileError) as exc:
+        log.warning("autofix patterns: the last good copy %s is unusable: %s", copy, exc)
+        return None
+    return rules
 
 
 def candidate_path(explicit: str | Path | None = None) -> str | None:
@@ -153,6 +214,9 @@ def candidate_path(explicit: str | Path | None = None) -> str | None:
     return str(config.resolve(DEFAULT_PATTERNS_PATH))
 
 
+Signature = tuple[str | None, int, int, int]
+
+
 class PatternStore:
     """A hot-reloading source of rules. ``current()`` costs one ``os.stat`` when nothing changed."""
 
@@ -161,8 +225,8 @@ class PatternStore:
         self._lock = threading.Lock()
         self._defaults = defaults()
         self._current = self._defaults
-        self._signature: tuple[str | None, int, int] | None = None
-        self._warned: tuple[str | None, int, int] | None = None
+        self._signature: Signature | None = None
+        self._warned: Signature | None = None
         self._env_key: tuple[str | None, str | None, str] | None = None
         self._path: str | None = None
 
@@ -184,9 +248,9 @@ class PatternStore:
         except OSError:
             stat = None
         if stat is None:
-            signature: tuple[str | None, int, int] = (None, 0, 0)
+            signature: Signature = (None, 0, 0, 0)
         else:
-            signature = (path, stat.st_mtime_ns, stat.st_size)
+            signature = (path, stat.st_mtime_ns, stat.st_size, stat.st_ino)
         if signature == self._signature:
             return self._current
         with self._lock:
@@ -194,7 +258,7 @@ class PatternStore:
                 self._reload(path, signature)
         return self._current
 
-    def _reload(self, path: str | None, signature: tuple[str | None, int, int]) -> None:
+    def _reload(self, path: str | None, signature: Signature) -> None:
         self._signature = signature
         if signature[0] is None:
             if self._explicit is not None or os.environ.get(PATTERNS_ENV):
@@ -205,18 +269,12 @@ class PatternStore:
             return
         assert path is not None
         try:
-            loaded = load_file(path)
+            loaded, text = _load(path)
         except PatternFileError as exc:
-            if self._warned != signature:
-                self._warned = signature
-                kept = (
-                    "the last good rules"
-                    if self._current is not self._defaults
-                    else "the built-in defaults"
-                )
-                log.warning("autofix patterns: ignoring invalid edit, keeping %s: %s", kept, exc)
+            self._keep_last_good(path, signature, exc)
             return
         self._current = loaded
+        _keep_copy(path, text)
         mode = "extending" if loaded.settings.mode == "extend" else "replacing"
         log.info(
             "autofix patterns: using %s (%d rules, %s the built-in defaults)",
@@ -225,16 +283,38 @@ class PatternStore:
             mode,
         )
 
+    def _keep_last_good(self, path: str, signature: Signature, exc: PatternFileError) -> None:
+        """An invalid file: keep this process's rules, else the kept copy, else the defaults."""
+        if self._current is self._defaults or self._current.source == DEFAULTS_SOURCE:
+            self._current = _last_good_copy(path) or self._defaults
+            if self._current is self._defaults:
+                kept = f"the built-in defaults (no last good copy in {state_dir()})"
+            else:
+                kept = f"the last good copy {self._current.source}"
+        else:
+            kept = f"the last good rules loaded by this process ({self._current.source})"
+        if self._warned != signature:
+            self._warned = signature
+            log.warning("autofix patterns: ignoring the invalid %s; using %s", exc, kept)
 
-_DEFAULT_STORE: PatternStore | None = None
-_DEFAULT_STORE_LOCK = threading.Lock()
+
+_STORES: dict[str | None, PatternStore] = {}
+_STORES_LOCK = threading.Lock()
+
+
+def store_for(path: str | Path | None = None) -> PatternStore:
+    """The process-wide store for ``path`` (None: the default path order), made on first use,
+    so parsers built per call share one hot reload, one last good and one warning."""
+    key = None if path is None else candidate_path(path)
+    store = _STORES.get(key)
+    if store is None:
+        with _STORES_LOCK:
+            store = _STORES.get(key)
+            if store is None:
+                store = _STORES[key] = PatternStore(path)
+    return store
 
 
 def default_store() -> PatternStore:
     """The process-wide store for the default path order."""
-    global _DEFAULT_STORE
-    if _DEFAULT_STORE is None:
-        with _DEFAULT_STORE_LOCK:
-            if _DEFAULT_STORE is None:
-                _DEFAULT_STORE = PatternStore()
-    return _DEFAULT_STORE
+    return store_for(None)

@@ -22,11 +22,12 @@ from autofix.audit.events import EventName
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig
 from autofix.errors import AutofixError, BudgetExhaustedError
+from autofix.hosting import bridge_airflow_masker
 from autofix.parser import ResponseParser
-from autofix.redact import register_secret
+from autofix.redact import RedactedLog, register_environment, register_secrets, secret_env_values
 from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
 from autofix.task.attempt import AttemptRunner, LogLine
-from autofix.task.spec import AgentTaskSpec, TraceContext, attempt_policy, secret_env_values
+from autofix.task.spec import AgentTaskSpec, TraceContext, attempt_policy
 from autofix.validation.escalation import Escalation
 from autofix.validation.loop import AttemptLoop
 from autofix.validation.outcome import ValidationOutcome
@@ -100,13 +101,16 @@ class AgentTask:
         self.trace = trace
         self.recorder = recorder
         self.parser = parser or ResponseParser(spec.patterns)
-        self.log = log or logging.getLogger("autofix.task")
+        # Every secret this task knows, before anything is logged: the task's env, the
+        # worker's own (it may have changed since this process started), Airflow's masker.
+        register_secrets(secret_env_values(spec.env))
+        register_environment()
+        bridge_airflow_masker()
+        self.log = RedactedLog(log or logging.getLogger("autofix.task"))
         self.format: AgentFormat = get_format(spec.agent)
         self.attempts = AttemptRunner(spec, self.parser, self.log, log_line or self.log.info)
         self._last_envelope: Envelope | None = None
         self._base_policy: AttemptPolicy | None = None
-        for secret in secret_env_values(spec.env):
-            register_secret(secret)
 
     # -- control ------------------------------------------------------------------------
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest
 from autofix.errors import RunnerError
 from autofix.parser import ResponseParser
-from autofix.redact import redact
+from autofix.redact import RedactedLog, redact
 from autofix.result import ParseResult, RetryClass, Status, format_error_message
 from autofix.runner import Runner
 from autofix.task.livelog import LiveLog
@@ -44,7 +43,7 @@ class AttemptRunner:
         self,
         spec: AgentTaskSpec,
         parser: ResponseParser,
-        log: logging.Logger,
+        log: RedactedLog,
         log_line: LogLine,
     ) -> None:
         self.spec = spec
@@ -92,8 +91,7 @@ class AttemptRunner:
         def on_stdout(line: str) -> None:
             if stdout_batch is not None:
                 stdout_batch.add(line)
-            else:
-                events.feed(line)
+            events.feed(line)  # plain too: its stdout is the answer that output_schema validates
             live.line(line)
 
         def on_stderr(line: str) -> None:
@@ -132,9 +130,8 @@ class AttemptRunner:
         stderr_batch.flush()
         if stdout_batch is not None:
             stdout_batch.flush()
-        outcome: AgentOutcome | None = (
-            events.finish(run.exit_code, run.stderr_tail) if stream_events else None
-        )
+        read = events.finish(run.exit_code, run.stderr_tail)
+        outcome: AgentOutcome | None = read if stream_events else None
         timeout_hit: float | None = None
         if run.timed_out is not None:
             timeout_hit = run.timeout_s or spec.timeout or run.duration_s
@@ -150,6 +147,8 @@ class AttemptRunner:
         )
         if outcome is not None and outcome.structured_output is not None and result.data is None:
             result = result.model_copy(update={"data": outcome.structured_output})
+        if outcome is None and result.final_text is None and read.final_text:
+            result = result.model_copy(update={"final_text": read.final_text})  # plain's stdout
         return result
 
     def _config_failure(self, message: str) -> ParseResult:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -11,7 +10,6 @@ from pydantic import BaseModel
 from autofix.agents.base import AgentFormat
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig
-from autofix.redact import is_secret_name
 from autofix.result import RetryStrategy
 from autofix.validation.adaptive import AdaptiveAdvisor
 from autofix.validation.policy import AttemptPolicy
@@ -80,8 +78,3 @@ def attempt_policy(
     if policy.strategy == RetryStrategy.ADAPTIVE and recorder is not None:
         changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
     return replace(policy, **changes) if changes else policy
-
-
-def secret_env_values(env: Mapping[str, str]) -> list[str]:
-    """Values of env vars whose names look secret; they are masked in every log."""
-    return [value for name, value in env.items() if value and is_secret_name(name)]

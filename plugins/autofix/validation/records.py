@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from autofix.errors import ValidationExhaustedError, ValidationRefusedError
-from autofix.redact import redact, redact_obj
+from autofix.redact import redact, redact_value
 from autofix.result import FieldError, FinishReason, ParseResult, Status, TokenUsage, truncate
 from autofix.validation.outcome import ValidationOutcome
 from autofix.validation.reply import LLMReply
@@ -97,7 +97,8 @@ class AttemptRecord:
             "session_id": self.session_id,
             "duration_s": round(self.duration_s, 3),
         }
-        return redact_obj(data)  # type: ignore[return-value]
+        cleaned: dict[str, Any] = redact_value(data)
+        return cleaned
 
 
 HistoryItem = ValidationOutcome | AttemptRecord | ParseResult

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import json_repair
 import yaml
 
+from autofix import safejson
 from autofix.errors import AutofixError, PayloadError
 from autofix.validation.diagnose import Repair, diagnose_json, fence_repairs, repairs_from_log
 from autofix.validation.extract import Candidate, CandidateSource, PayloadFormat, candidates
@@ -47,7 +47,7 @@ def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _strict_json(text: str) -> Any:
     """json.loads that refuses duplicate keys instead of silently keeping the last one."""
-    return json.loads(text, object_pairs_hook=_pairs_no_duplicates)
+    return safejson.loads(text, object_pairs_hook=_pairs_no_duplicates)
 
 
 class _StrictYamlLoader(yaml.SafeLoader):
@@ -81,8 +81,12 @@ def _load_yaml(text: str) -> tuple[Any, list[str]]:
     loader.duplicates = []
     try:
         value = loader.get_single_data()
+    except RecursionError:  # PyYAML recurses per nesting level
+        raise yaml.YAMLError(f"nested deeper than {safejson.MAX_DEPTH} levels") from None
     finally:
         loader.dispose()
+    if safejson.depth_exceeds(value):
+        raise yaml.YAMLError(f"nested deeper than {safejson.MAX_DEPTH} levels")
     return value, loader.duplicates
 
 
@@ -111,7 +115,7 @@ def _parse_repaired(candidate: Candidate) -> Payload | None:
         value, log = json_repair.repair_json(candidate.text, return_objects=True, logging=True)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(value, dict | list):
+    if not isinstance(value, dict | list) or safejson.depth_exceeds(value):
         return None
     fence = fence_repairs(candidate)
     diagnosed = diagnose_json(candidate.text)

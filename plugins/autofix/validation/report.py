@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from autofix.config import resolve
-from autofix.redact import redact_obj
+from autofix.redact import redact_value
 from autofix.result import ParseResult, Status, truncate
 from autofix.validation.records import AttemptRecord, HistoryItem, outcome_of
 
@@ -62,5 +62,7 @@ def write_failure_report(
     }
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     path = target_dir / f"{_slug(operation or 'validation')}-{_slug(run)}-{stamp}.json"
-    path.write_text(json.dumps(redact_obj(report), indent=2, ensure_ascii=False), encoding="utf-8")
+    path.write_text(
+        json.dumps(redact_value(report), indent=2, ensure_ascii=False), encoding="utf-8"
+    )
     return path

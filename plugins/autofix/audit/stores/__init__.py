@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from autofix.audit.stores.base import AuditStore, Usage
+from autofix.audit.stores.base import AuditStore
 from autofix.audit.stores.jsonl import JsonlStore
 from autofix.audit.stores.memory import MemoryStore
 from autofix.audit.stores.s3 import S3Store
 from autofix.config import AuditSettings, resolve
 from autofix.errors import ConfigError
 
-__all__ = [
-    "AuditStore",
-    "JsonlStore",
-    "MemoryStore",
-    "S3Store",
-    "Usage",
-    "build_store",
-    "store_from_uri",
-]
+__all__ = ["build_store", "store_from_uri"]
 
 
 def build_store(settings: AuditSettings) -> AuditStore:
