@@ -12,6 +12,7 @@ from autofix.redact import redact
 MAX_ERRORS = 20
 MAX_ERROR_CHARS = 2000
 _MAX_DOC_CHARS = 16 * 1024 * 1024  # a pretty-printed document bigger than this is not an answer
+_BOM = "\ufeff"
 
 
 class JsonDocReader:
@@ -27,8 +28,12 @@ class JsonDocReader:
         self.non_json_tail: list[str] = []  # last few, for error wording when nothing else is known
         self._doc: list[str] = []
         self._doc_chars = 0
+        self._seen_first = False
 
     def feed(self, line: str) -> list[Any]:
+        if not self._seen_first:
+            self._seen_first = True
+            line = line.removeprefix(_BOM)  # a UTF-8 BOM some Windows-built tools put first
         stripped = line.strip()
         if not stripped:
             return []
@@ -159,11 +164,16 @@ class JsonEventParser(BaseParser):
     def feed(self, line: str) -> None:
         for value in self._reader.feed(line):
             if isinstance(value, dict):
-                self._handle(value)
+                self._dispatch(value)
             elif isinstance(value, list) and self.accepts_arrays:
                 for item in value:
                     if isinstance(item, dict):
-                        self._handle(item)
+                        self._dispatch(item)
+
+    def _dispatch(self, event: dict[str, Any]) -> None:
+        self._handle(event)
+        if self.listener is not None:
+            self.listener(event)
 
     @abstractmethod
     def _handle(self, event: dict[str, Any]) -> None: ...
