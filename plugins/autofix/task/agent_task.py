@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
 from autofix.agents.registry import get_format
+from autofix.agents.watch import WatchSettings
 from autofix.audit import AuditRecorder, BudgetExhaustedError, Envelope, EventName
 from autofix.audit.envelope import RetryPolicy
 from autofix.config import AutofixConfig
@@ -90,7 +91,11 @@ class AgentTask:
         self.parser = parser or ResponseParser(spec.patterns)
         self.log = log or logging.getLogger("autofix.task")
         self.format: AgentFormat = get_format(spec.agent)
-        self.attempts = AttemptRunner(spec, self.parser, self.log, log_line or self.log.info)
+        agents = config.agents
+        watch = WatchSettings(agents.early_stop_hopeless_after, agents.early_stop_repeated_after)
+        self.attempts = AttemptRunner(
+            spec, self.parser, self.log, log_line or self.log.info, watch=watch
+        )
         self._last_envelope: Envelope | None = None
         self._base_policy: AttemptPolicy | None = None
         for secret in secret_env_values(spec.env):
