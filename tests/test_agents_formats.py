@@ -1,4 +1,4 @@
-"""Agent formats: command building, and parser behaviour beyond the shared transcripts."""
+"""Agent formats: command building, and parser behaviour beyond the real captures."""
 
 from __future__ import annotations
 

@@ -181,6 +181,17 @@ FAILURE_KINDS: dict[FailureKind, tuple[Status, RetryClass]] = {
     FailureKind.UNKNOWN: (Status.FAILED, RetryClass.ERROR),
 }
 
+# What AIWrapperOperator does with each retry class (docs/failure-kinds.md).
+RETRY_ACTIONS: dict[RetryClass, str] = {
+    RetryClass.NONE: "the task succeeds",
+    RetryClass.TRANSIENT: "an ordinary exception: Airflow's retries apply, after the wait the "
+    "output asked for when it gave one",
+    RetryClass.ERROR: "an ordinary exception: Airflow's retries apply as the task sets them",
+    RetryClass.INVALID_OUTPUT: "retried with feedback inside the task when output_schema is set, "
+    "then AirflowFailException",
+    RetryClass.PERMANENT: "AirflowFailException: no retry",
+}
+
 # A status decided without a kind (validation, a caller's run status) → the kind it stands for.
 KIND_BY_STATUS: dict[Status, FailureKind] = {
     Status.TIMED_OUT: FailureKind.TIMEOUT,
