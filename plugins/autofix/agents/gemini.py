@@ -351,6 +351,10 @@ class GeminiParser(JsonEventParser):
                 outcome.failure_kind = kind
                 outcome.errors = [message]
         outcome.session_id = outcome.session_id or self._session_id
+        if outcome.run_status is not RunStatus.COMPLETED:
+            # Gemini records the chat once a turn completes: a failed run's id names no saved
+            # session, and ``--resume`` with it exits 42 ("No previous sessions found").
+            outcome.session_id = None
         return outcome
 
     def _finish_stream(
