@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pydantic import BaseModel, ConfigDict
 
 from autofix.agents import get_format, parse_output
@@ -145,3 +146,24 @@ def test_codex_waiting_for_network_is_stopped_in_a_saved_run() -> None:
         watch=WatchSettings(hopeless_after=2),
     )
     assert result.failure_kind is FailureKind.CONNECTION and "stopped early" in result.error_message
+
+
+def test_project_clis_only_when_asked_and_not_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autofix.task.spec import project_cli
+
+    local = tmp_path / ".agents" / "node_modules" / ".bin"
+    local.mkdir(parents=True)
+    (local / "codex").write_text("#!/bin/sh\n")
+    monkeypatch.setenv("AUTOFIX_HOME", str(tmp_path))
+    codex = get_format("codex")
+    empty_path = {"PATH": str(tmp_path / "nothing")}
+    assert project_cli(codex, empty_path, None) is None  # not asked: never looked up
+    assert project_cli(codex, empty_path, ".agents") == [str(local / "codex")]
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    (on_path / "codex").write_text("#!/bin/sh\n")
+    (on_path / "codex").chmod(0o755)
+    assert project_cli(codex, {"PATH": str(on_path)}, ".agents") is None  # the user's own wins
+    assert project_cli(get_format("plain"), empty_path, ".agents") is None

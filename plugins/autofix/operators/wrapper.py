@@ -80,6 +80,8 @@ class AIWrapperOperator(BaseOperator):
 
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
     ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key.
+    ``agent_clis_dir``: the CLIs ``make agent-clis`` pinned (e.g. ``".agents"``, relative to
+    AUTOFIX_HOME), used when the agent's command is not on PATH; unset, nothing is looked up.
     """
 
     template_fields: Sequence[str] = (
@@ -123,6 +125,7 @@ class AIWrapperOperator(BaseOperator):
         retry_strategy: str | None = None,
         constrained: bool | None = None,
         conn_id: str | None = None,
+        agent_clis_dir: str | None = None,
         **kwargs: Any,
     ) -> None:
         # Airflow 3.3's per-try delay: the wait the agent's output asked for (a user's own
@@ -155,6 +158,9 @@ class AIWrapperOperator(BaseOperator):
         self.constrained = constrained
         # agent="openai": an Airflow Connection with the base URL (host) and key (password).
         self.conn_id = conn_id
+        # The project's pinned CLIs (`make agent-clis`, e.g. ".agents"), used only when the
+        # agent's command is not on PATH, and only when set: never a silent switch.
+        self.agent_clis_dir = agent_clis_dir
         self._task: AgentTask | None = None
 
     # -- execution ----------------------------------------------------------------------
@@ -220,6 +226,7 @@ class AIWrapperOperator(BaseOperator):
             retry_strategy=self.retry_strategy,
             constrained=self.constrained,
             patterns=self.patterns,
+            agent_clis_dir=self.agent_clis_dir,
         )
 
     def execute(self, context: Context) -> ParseResult:

@@ -26,7 +26,13 @@ from autofix.parser import ResponseParser
 from autofix.redact import register_secret
 from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
 from autofix.task.attempt import AttemptRunner, LogLine
-from autofix.task.spec import AgentTaskSpec, TraceContext, attempt_policy, secret_env_values
+from autofix.task.spec import (
+    AgentTaskSpec,
+    TraceContext,
+    attempt_policy,
+    project_cli,
+    secret_env_values,
+)
 from autofix.validation import (
     AttemptLoop,
     AttemptPolicy,
@@ -157,6 +163,8 @@ class AgentTask:
             return exhausted
         strategy = strategy or AttemptOptions()
         agent_format, command, options = self.format, spec.command, spec.agent_options
+        if command is None:
+            command = project_cli(agent_format, spec.env, spec.agent_clis_dir)
         if escalation is not None and escalation.agent and escalation.agent != spec.agent:
             # Another agent: this task's options belong to its own agent's format.
             agent_format, command, options = get_format(escalation.agent), None, {}
