@@ -167,3 +167,28 @@ def test_project_clis_only_when_asked_and_not_on_path(
     (on_path / "codex").chmod(0o755)
     assert project_cli(codex, {"PATH": str(on_path)}, ".agents") is None  # the user's own wins
     assert project_cli(get_format("plain"), empty_path, ".agents") is None
+
+
+HOSTILE = [
+    '{"a":' * 5000 + "1" + "}" * 5000,  # nesting past the recursion limit
+    '{"type":"result","subtype":["x"],"is_error":"yes","errors":{"a":1},"api_error_status":"4x"}',
+    '{"type":"assistant","error":7,"message":{"content":"text","stop_reason":[1]}}',
+    '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":"soon"}}',
+    '{"type":"turn.failed","error":"not an object"}',
+    '{"type":"error","message":{"nested":true}}',
+    '{"type":"item.completed","item":{"type":"agent_message","text":5}}',
+    '{"type":"result","status":"error","error":{"type":3,"message":["x"],"code":"abc"}}',
+    '{"type":"message","role":"assistant","content":{"x":1},"delta":"yes"}',
+    '{"type":"result","status":"success","stats":"none"}',
+    "\ufeff[" * 1000,
+]
+
+
+@pytest.mark.parametrize("fmt", ["claude", "codex", "gemini", "wrapper"])
+def test_parsers_survive_wrong_types_and_deep_nesting(fmt: str) -> None:
+    for line in HOSTILE:
+        for exit_code in (0, 1, 130, 173, None):
+            outcome = parse_output(fmt, [line, line], exit_code, stderr=line)
+            assert outcome.run_status is not RunStatus.COMPLETED or outcome.errors is not None
+            judged = judge_saved_output(get_format(fmt), (line + "\n").encode() * 2, b"", exit_code)
+            assert not judged.success or exit_code == 0

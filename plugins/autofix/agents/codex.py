@@ -39,6 +39,7 @@ from autofix.agents.base import (
 )
 from autofix.agents.events import JsonEventParser, add_error, as_dict, as_int, as_str
 from autofix.agents.failures import (
+    MAX_TEXT_CHARS,
     kind_from_exit_code,
     kind_from_message,
     retry_after_from_text,
@@ -86,7 +87,7 @@ def _parse_json_text(text: str | None) -> Any:
         return None
     try:
         return json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # deep nesting too
         return None
 
 
@@ -102,7 +103,7 @@ def _finish_hint(*sources: dict[str, Any]) -> FinishReason | None:
 
 def codex_error_kind(message: str) -> tuple[FailureKind, FinishReason]:
     """A ``turn.failed`` / ``error`` message → kind and finish reason (module docstring)."""
-    text = " ".join(message.split()).replace("\u2019", "'")
+    text = " ".join(message[:MAX_TEXT_CHARS].split()).replace("\u2019", "'")
     lowered = text.lower()
     incomplete = _INCOMPLETE.search(text)
     if incomplete is not None:
@@ -261,7 +262,7 @@ class CodexWatcher(RetryWatcher):
     def notice_from_event(self, event: dict[str, Any]) -> RetryNotice | None:
         if event.get("type") != "error":
             return None
-        message = as_str(event.get("message")) or ""
+        message = (as_str(event.get("message")) or "")[:MAX_TEXT_CHARS]
         if _WAITING.match(message):
             return RetryNotice("network", K.CONNECTION, True, message[:300])
         match = _RECONNECTING.match(message)

@@ -46,7 +46,7 @@ class JsonDocReader:
                 if line[:1] in "}]":
                     try:
                         value = json.loads("\n".join(self._doc))
-                    except ValueError:
+                    except (ValueError, RecursionError):  # hostile nesting is not an event
                         return []
                     self._doc, self._doc_chars = [], 0
                     return [value]
@@ -59,7 +59,7 @@ class JsonDocReader:
         if stripped[0] in "{[":
             try:
                 return [json.loads(stripped)]
-            except ValueError:
+            except (ValueError, RecursionError):
                 pass
         self._count_non_json(stripped)
         return []
@@ -70,7 +70,7 @@ class JsonDocReader:
             return []
         try:
             value = json.loads("\n".join(self._doc))
-        except ValueError:
+        except (ValueError, RecursionError):
             self._abandon()
             return []
         self._doc, self._doc_chars = [], 0
@@ -100,7 +100,10 @@ def json_docs(text: str) -> list[Any]:
 
 def clean_error(text: object) -> str:
     """Error text as stored in an outcome: redacted and bounded."""
-    value = text if isinstance(text, str) else json.dumps(text, default=str)
+    try:
+        value = text if isinstance(text, str) else json.dumps(text, default=str)
+    except (ValueError, RecursionError):  # circular or absurdly deep
+        value = type(text).__name__
     value = redact(value.strip())
     if len(value) > MAX_ERROR_CHARS:
         value = value[: MAX_ERROR_CHARS - 1] + "…"

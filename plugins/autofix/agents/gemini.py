@@ -157,7 +157,7 @@ def google_error(message: str) -> dict[str, Any]:
         return {}
     try:
         value, _ = json.JSONDecoder().raw_decode(message[start:])
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     error = as_dict(value).get("error") if isinstance(value, dict) else None
     return error if isinstance(error, dict) else {}

@@ -24,7 +24,14 @@ from autofix.config import AutofixConfig
 from autofix.errors import AutofixError
 from autofix.parser import ResponseParser
 from autofix.redact import register_secret
-from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
+from autofix.result import (
+    FailureKind,
+    FinishReason,
+    ParseResult,
+    RetryClass,
+    Status,
+    format_error_message,
+)
 from autofix.task.attempt import AttemptRunner, LogLine
 from autofix.task.spec import (
     AgentTaskSpec,
@@ -217,6 +224,7 @@ class AgentTask:
                 status=Status.BUDGET_EXHAUSTED,
                 operation=self.spec.operation,
                 retry_class=RetryClass.PERMANENT,
+                failure_kind=FailureKind.BUDGET_EXHAUSTED,  # the only place this kind is made
                 error_message=format_error_message(
                     self.spec.operation, [f"budget_exhausted: {exc}"]
                 ),
