@@ -16,17 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents.evaluate import Judged, capture_dirs, heldout_keys, judge_all, judge_capture, score
+from agents.evaluate import (
+    UNDETECTABLE,
+    Judged,
+    capture_dirs,
+    heldout_keys,
+    judge_all,
+    judge_capture,
+    score,
+)
 from conftest import CAPTURES_DIR, TRANSCRIPTS_DIR
 
 from autofix.agents import AgentRequest, get_format, parse_output
 from autofix.result import FailureKind, FinishReason, RetryClass, RunStatus
 
-# scenario (any variant) → why the output cannot show the failure.
-UNDETECTABLE = {
-    "gemini/max_tokens_partial": "MAX_TOKENS after partial text ends as result/success, exit 0",
-    "gemini/refusal_partial": "SAFETY after partial text ends as result/success, exit 0",
-}
 # Tuning captures whose kind (not whether they failed) the output cannot show.
 KNOWN_MISSES = {
     "codex/cancelled": "SIGINT: codex 0.169 exits 1 with no event at all; reported unknown "
@@ -54,6 +57,7 @@ def test_every_capture_is_judged(judged: dict[str, Judged]) -> None:
 def test_no_failed_run_is_judged_a_success(judged: dict[str, Judged]) -> None:
     false = sorted(key for key, item in judged.items() if item.false_success)
     assert [key for key in false if _scenario(key) not in UNDETECTABLE] == []
+    assert score(list(judged.values())).false_successes == score(list(judged.values())).undetectable
 
 
 def test_no_success_is_judged_a_failure(judged: dict[str, Judged]) -> None:

@@ -9,7 +9,8 @@ early-stop watcher and classifiers as a running task). A capture the harness sto
 wall-clock timeout is judged as autofix's own timeout; SIGKILL and SIGINT came from outside.
 
 Scores, separately for the tuning set and the held-out set (``HELDOUT.txt``):
-- false successes: a failed run judged a success (must be 0);
+- false successes: a failed run judged a success (must be 0), the documented undetectable
+  cases (``UNDETECTABLE``: the output shows a success) counted apart;
 - kind and retry-class accuracy over the failures.
 The held-out misses are never listed: nothing may be tuned on them.
 """
@@ -28,6 +29,19 @@ from autofix.result import ParseResult
 from autofix.task.judge import judge_saved_output
 
 CAPTURES = Path(__file__).resolve().parents[1] / "fixtures" / "agent_captures"
+# What AIWrapperOperator raises per retry class (without an output schema).
+ACTION = {
+    "none": "success",
+    "transient": "AirflowException",
+    "error": "AirflowException",
+    "invalid_output": "AirflowFailException",
+    "permanent": "AirflowFailException",
+}
+# Scenarios (any variant) whose failure the output cannot show: counted apart, never hidden.
+UNDETECTABLE = {
+    "gemini/max_tokens_partial": "MAX_TOKENS after partial text ends as result/success, exit 0",
+    "gemini/refusal_partial": "SAFETY after partial text ends as result/success, exit 0",
+}
 
 
 @dataclass(frozen=True)
@@ -52,12 +66,22 @@ class Judged:
         return self.result.success and not self.truth_succeeded
 
     @property
+    def undetectable(self) -> bool:
+        return self.key.split("__v", 1)[0] in UNDETECTABLE
+
+    @property
     def kind_ok(self) -> bool:
         return self.kind == self.truth_kind
 
     @property
     def retry_ok(self) -> bool:
         return self.retry == self.truth_retry
+
+    @property
+    def action_ok(self) -> bool:
+        """The same exception either way: transient and ordinary failures both let Airflow's
+        retries apply (an ordinary exception); invalid output and permanent both end the task."""
+        return ACTION[self.retry] == ACTION[self.truth_retry]
 
 
 def heldout_keys(root: Path = CAPTURES) -> set[str]:
@@ -109,10 +133,12 @@ def judge_all(root: Path = CAPTURES) -> list[Judged]:
 class Score:
     captures: int
     failures: int
-    false_successes: int
+    false_successes: int  # all of them, the documented undetectable ones included
+    undetectable: int  # of those, the documented undetectable ones
     false_failures: int
     kind_right: int
     retry_right: int
+    action_right: int
 
     @property
     def kind_accuracy(self) -> float:
@@ -124,10 +150,11 @@ class Score:
 
     def row(self, name: str) -> str:
         return (
-            f"| {name} | {self.captures} | {self.failures} | {self.false_successes} | "
+            f"| {name} | {self.captures} | {self.failures} | "
+            f"{self.false_successes - self.undetectable} (+{self.undetectable} undetectable) | "
             f"{self.false_failures} | {self.kind_right}/{self.failures} "
             f"({self.kind_accuracy:.1%}) | {self.retry_right}/{self.failures} "
-            f"({self.retry_accuracy:.1%}) |"
+            f"({self.retry_accuracy:.1%}) | {self.action_right}/{self.failures} |"
         )
 
 
@@ -137,9 +164,11 @@ def score(items: list[Judged]) -> Score:
         captures=len(items),
         failures=len(failures),
         false_successes=sum(item.false_success for item in items),
+        undetectable=sum(item.false_success and item.undetectable for item in items),
         false_failures=sum(item.truth_succeeded and not item.result.success for item in items),
         kind_right=sum(item.kind_ok for item in failures),
         retry_right=sum(item.retry_ok for item in failures),
+        action_right=sum(item.action_ok for item in failures),
     )
 
 
@@ -151,10 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     tuning = [item for item in judged if not item.heldout]
     held = [item for item in judged if item.heldout]
     print(
-        "| set | captures | failures | false successes | false failures | kind right | "
-        "retry class right |"
+        "| set | captures | failures | false successes (+ documented undetectable) | "
+        "false failures | kind right | retry class right | Airflow exception right |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     print(score(tuning).row("tuning"))
     print(score(held).row("held-out"))
     print(score(judged).row("all"))
@@ -166,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"truth {item.truth_kind}/{item.truth_retry}: "
                     f"{item.result.error_message[:160]!r}"
                 )
-    return 1 if any(item.false_success for item in judged) else 0
+    return 1 if any(item.false_success and not item.undetectable for item in judged) else 0
 
 
 if __name__ == "__main__":
