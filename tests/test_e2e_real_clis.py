@@ -14,6 +14,7 @@ installed the pinned CLIs.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -53,8 +54,9 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         CASES, airflow_home() / "airflow.db", WORKERS, tmp_path_factory.mktemp("e2e")
     )
     report = os.environ.get("AUTOFIX_E2E_REPORT")
-    if report:  # docs/e2e-matrix.md is written from this
+    if report:  # docs/e2e-matrix.md is written from this (and the raw results beside it)
         Path(report).write_text(markdown_matrix(merged) + "\n")
+        Path(report).with_suffix(".json").write_text(json.dumps(merged, indent=1))
     return merged
 
 

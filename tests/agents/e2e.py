@@ -256,7 +256,7 @@ def _stopper(run: Running) -> Callable[[], None]:
     hold = stop.hold_s if stop.when_requests is not None else 1.0
 
     def watch() -> None:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + WORKER_DEADLINE_S  # the task may run late in its worker
         while len(server.model_requests()) < wanted and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(hold)

@@ -144,8 +144,13 @@ def markdown_matrix(merged: dict[str, Any]) -> str:
             if got.feedback:
                 extra.append("feedback")
             delay = retry_delay(results[key])
+            asked = first_result(results[key]).get("retry_after_s")
             if delay is not None:
-                extra.append(f"waits {delay:g}s")
+                capped = asked is not None and float(asked) > delay + 0.5
+                extra.append(
+                    f"waits {delay:.1f}s"
+                    + (f" of {float(asked) / 3600:.1f}h asked" if capped else "")
+                )
             wait = waited(results[key])
             if is_delay_case(by_key[key]) and wait is not None:
                 extra.append(f"retried after {wait:.1f}s")

@@ -202,9 +202,15 @@ def kind_from_exit_code(exit_code: int | None) -> FailureKind | None:
 def no_terminal_failure(
     agent: str, exit_code: int | None, stderr_tail: str, non_json_tail: list[str]
 ) -> tuple[FailureKind | None, str]:
-    """What we can say when the agent printed no terminal event (killed, crashed, bad flags)."""
+    """What we can say when the agent printed no terminal event (killed, crashed, bad flags).
+
+    Exit 0 without one is an interrupted run: the CLIs write their terminal event at every
+    other end (Claude and Gemini exit 0 on SIGINT, the latter through its relaunching parent).
+    """
     kind = kind_from_exit_code(exit_code)
-    if kind is None and exit_code not in (0, None):
+    if exit_code == 0:
+        kind = FailureKind.CANCELLED
+    elif kind is None and exit_code is not None:
         kind = kind_from_message("\n".join([*non_json_tail, stderr_tail[-4000:]]))
     ended = "no exit code" if exit_code is None else f"exit {exit_code}"
     return kind, f"{agent}: no terminal event in the output ({ended})"

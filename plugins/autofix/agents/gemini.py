@@ -342,12 +342,8 @@ class GeminiParser(JsonEventParser):
                 kind, message = no_terminal_failure(
                     self.agent_name, exit_code, stderr_tail, self._reader.non_json_tail
                 )
-                if kind is None and exit_code is not None:
-                    kind = EXIT_CODE_KINDS.get(exit_code)
-                if kind is None and exit_code == 0:
-                    # The relaunching parent swallows SIGINT/SIGTERM and exits 0 once its child
-                    # died of one: no result at exit 0 means the run was stopped by a signal.
-                    kind = K.CANCELLED
+                if exit_code in EXIT_CODE_KINDS:
+                    kind = EXIT_CODE_KINDS[exit_code]
                 outcome.failure_kind = kind
                 outcome.errors = [message]
         outcome.session_id = outcome.session_id or self._session_id
