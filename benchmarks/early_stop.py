@@ -148,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
             rows[key][mode] = row
             print(f"{key:34s} {mode:3s} {row}", flush=True)
     print(f"\n{time.monotonic() - started:.0f} s wall\n")
-    print("| case | early stop off: s (kind, requests) | early stop on: s (kind, requests) | saved |")
+    print(
+        "| case | early stop off: s (kind, requests) | early stop on: s (kind, requests) | saved |"
+    )
     print("|---|---|---|---|")
     for key in keys:
         off, on = rows[key]["off"], rows[key]["on"]
