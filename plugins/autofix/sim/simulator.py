@@ -142,6 +142,9 @@ class Crash(_Model):
         return value
 
 
+SIM_LIMIT_RESET_S = 3  # the scripted subscription limit's reset, seconds from now
+
+
 class Hang(_Model):
     after_events: int = Field(default=1, ge=0)
     seconds: float = Field(default=3600, gt=0)
@@ -520,7 +523,9 @@ def claude_events(ctx: Context) -> list[dict[str, Any]]:
                 "type": "rate_limit_event",
                 "rate_limit_info": {
                     "status": "rejected",
-                    "resetsAt": int(time.time()) + 3600,
+                    # Soon: autofix makes Airflow's next try wait until the reset (retry_policy),
+                    # and the demo should show that wait, not sit through an hour of it.
+                    "resetsAt": int(time.time()) + SIM_LIMIT_RESET_S,
                     "rateLimitType": "five_hour",
                 },
                 "uuid": str(uuid.uuid4()),
