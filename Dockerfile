@@ -1,37 +1,42 @@
 # autofix on the official Airflow image: apache/airflow:3.3.2 + this package.
 #
 #   docker build -t airflow-autofix .                                  # Python checks only
-#   docker build -t airflow-autofix --build-arg INSTALL_CLAUDE_CODE=true .   # + Node and Claude Code CLI
+#   docker build -t airflow-autofix --build-arg INSTALL_AGENT_CLIS=true .    # + Node and the agent CLIs
 #
 # No API key is ever baked in: keys come from the environment or Airflow Connections
 # at run time (see docs/deployment.md).
 FROM apache/airflow:3.3.2
 
 ARG AIRFLOW_VERSION=3.3.2
-# Node.js + the Claude Code CLI, for the `claude` agent. Off by default: the image is
-# ~300 MB smaller and the offline `sim` agent needs neither.
-ARG INSTALL_CLAUDE_CODE=false
-ARG CLAUDE_CODE_VERSION=latest
+# Node.js + the agent CLIs (Claude Code, Codex, Gemini CLI) at the versions pinned in
+# config/agent-clis.txt, the ones the test suite runs. Off by default: they add ~900 MB and the
+# offline `sim` agent needs none of them. Gemini CLI needs Node >= 20 (Debian's is 18).
+ARG INSTALL_AGENT_CLIS=false
+ARG NODE_VERSION=22.12.0
 # The check tools the fixing loop runs when a project brings none of its own
 # (checks.find_tool looks next to the interpreter after the project's .venv).
 ARG CHECK_TOOLS="ruff mypy pytest"
 
 USER root
-# git is required by the fixing loop (branch, commit, verify HEAD); Node only on request.
+COPY config/agent-clis.txt /opt/autofix/config/agent-clis.txt
+# git is required by the fixing loop (branch, commit, verify HEAD); Node and the CLIs on request.
 RUN set -eux; \
     packages=""; \
     command -v git >/dev/null 2>&1 || packages="git"; \
-    if [ "${INSTALL_CLAUDE_CODE}" = "true" ]; then packages="${packages} nodejs npm"; fi; \
+    if [ "${INSTALL_AGENT_CLIS}" = "true" ]; then packages="${packages} xz-utils"; fi; \
     if [ -n "${packages}" ]; then \
         apt-get update; \
         apt-get install -y --no-install-recommends ${packages}; \
         apt-get clean; \
         rm -rf /var/lib/apt/lists/*; \
     fi; \
-    if [ "${INSTALL_CLAUDE_CODE}" = "true" ]; then \
-        npm install -g "@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"; \
+    if [ "${INSTALL_AGENT_CLIS}" = "true" ]; then \
+        case "$(dpkg --print-architecture)" in arm64) arch=arm64 ;; *) arch=x64 ;; esac; \
+        curl -fsSL "https://nodejs.org/dist/v${NODE_VERSION}/node-v${NODE_VERSION}-linux-${arch}.tar.xz" \
+            | tar -xJ -C /usr/local --strip-components=1; \
+        npm install -g --no-audit --no-fund $(sed -e 's/#.*//' /opt/autofix/config/agent-clis.txt); \
         npm cache clean --force; \
-        claude --version; \
+        claude --version; codex --version; gemini --version; \
     fi
 
 USER airflow

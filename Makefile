@@ -29,7 +29,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict plugins/autofix
 
-pytest: $(LLM_STAMP)
+# The end-to-end matrix runs the real agent CLIs: installed first (a no-op when current).
+pytest: $(LLM_STAMP) agent-clis
 	$(BIN)/pytest
 
 test: lint typecheck pytest
@@ -40,8 +41,9 @@ demo: $(STAMP) $(if $(filter local,$(AGENT)),$(LLM_STAMP))
 up: $(STAMP)
 	@bash scripts/up.sh
 
-# The real agent CLIs for the end-to-end tests, pinned in config/agent-clis.txt, installed once
-# into .agents/node_modules/.bin (~870 MB, ~20-35 s with a cold npm cache; a no-op when current).
+# The real agent CLIs for the end-to-end tests, pinned in config/agent-clis.txt (the Dockerfile
+# reads it too), installed once into .agents/node_modules/.bin (867 MB, 18-35 s with a cold npm
+# cache; a no-op when current). `make test` runs it.
 agent-clis:
 	@bash scripts/install_agent_clis.sh
 

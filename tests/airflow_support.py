@@ -100,3 +100,41 @@ def _xcom_values(dag_id: str, run_id: str, key: str) -> dict[str, Any]:
                 value = deserialize(value)
             values[_key(row.task_id, row.map_index)] = value
     return values
+
+
+@dataclass
+class TryRecord:
+    """One finished or current try of a task instance (history rows, then the live row)."""
+
+    try_number: int
+    state: str
+    start_date: Any
+    end_date: Any
+    retry_delay_override: float | None
+    retry_reason: str | None
+
+
+def try_history(outcome: DagRunOutcome, task_id: str) -> dict[int, TryRecord]:
+    """Every try of ``task_id`` in the run, by try number (earlier tries from the history)."""
+    from airflow.models.taskinstance import TaskInstance
+    from airflow.models.taskinstancehistory import TaskInstanceHistory
+    from airflow.utils.session import create_session
+
+    tries: dict[int, TryRecord] = {}
+    with create_session() as session:
+        for model in (TaskInstanceHistory, TaskInstance):
+            rows = session.query(model).filter(
+                model.dag_id == outcome.dag_id,
+                model.run_id == outcome.run_id,
+                model.task_id == task_id,
+            )
+            for row in rows:
+                tries[int(row.try_number)] = TryRecord(
+                    int(row.try_number),
+                    str(row.state),
+                    row.start_date,
+                    row.end_date,
+                    row.retry_delay_override,
+                    row.retry_reason,
+                )
+    return tries

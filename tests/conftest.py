@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DIR = Path(os.environ.get("AUTOFIX_SHARED_DIR", REPO_ROOT.parent / "shared"))
-AGENT_FORMATS_DIR = SHARED_DIR / "agent-formats"
+# The suite's own fixtures: real agent captures and the few hand-written transcripts kept.
+CAPTURES_DIR = REPO_ROOT / "tests" / "fixtures" / "agent_captures"
+TRANSCRIPTS_DIR = REPO_ROOT / "tests" / "fixtures" / "transcripts"
 
 _AIRFLOW_HOME = Path(tempfile.mkdtemp(prefix="autofix-airflow-"))
 os.environ["AIRFLOW_HOME"] = str(_AIRFLOW_HOME)
@@ -29,7 +30,5 @@ os.environ.setdefault("AUTOFIX_STATE_DIR", str(_AIRFLOW_HOME / "autofix-state"))
 
 
 @pytest.fixture
-def agent_formats_dir() -> Path:
-    if not AGENT_FORMATS_DIR.is_dir():
-        pytest.fail(f"agent transcripts not found at {AGENT_FORMATS_DIR}; set AUTOFIX_SHARED_DIR")
-    return AGENT_FORMATS_DIR
+def transcripts_dir() -> Path:
+    return TRANSCRIPTS_DIR

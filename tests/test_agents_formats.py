@@ -1,4 +1,4 @@
-"""Agent formats: command building, and parser behaviour beyond the shared transcripts."""
+"""Agent formats: command building, and parser behaviour beyond the real captures."""
 
 from __future__ import annotations
 
@@ -209,12 +209,17 @@ def test_claude_no_result_is_unknown_with_reason() -> None:
             FinishReason.REFUSAL,
             FailureKind.REFUSAL,
         ),
-        ({"stop_reason": "max_tokens"}, RunStatus.COMPLETED, FinishReason.LENGTH, None),
+        (
+            {"stop_reason": "max_tokens"},
+            RunStatus.COMPLETED,
+            FinishReason.LENGTH,
+            FailureKind.MAX_TOKENS,
+        ),
         (
             {"subtype": "error_max_budget_usd", "is_error": True, "errors": []},
             RunStatus.FAILED,
             FinishReason.ERROR,
-            FailureKind.BUDGET,
+            FailureKind.SPEND_CAP,  # claude's own --max-budget-usd, not autofix's budget
         ),
         (
             {"subtype": "error_max_structured_output_retries", "is_error": True},
@@ -248,7 +253,7 @@ def test_claude_no_result_is_unknown_with_reason() -> None:
             {"is_error": True, "result": "API Error", "api_error_status": 403},
             RunStatus.FAILED,
             FinishReason.ERROR,
-            FailureKind.AUTH,
+            FailureKind.PERMISSION,
         ),
         (
             {
@@ -258,13 +263,23 @@ def test_claude_no_result_is_unknown_with_reason() -> None:
             },
             RunStatus.FAILED,
             FinishReason.ERROR,
-            FailureKind.INVALID_REQUEST,
+            FailureKind.CONTEXT_WINDOW,
         ),
         (
             {"is_error": True, "result": "API Error: Overloaded", "api_error_status": 529},
             RunStatus.FAILED,
             FinishReason.ERROR,
-            FailureKind.SERVER_ERROR,
+            FailureKind.OVERLOADED,
+        ),
+        (
+            {
+                "is_error": True,
+                "result": "Your credit balance is too low; see /workspace/billing/budget.md",
+                "api_error_status": 400,
+            },
+            RunStatus.LIMIT_REACHED,
+            FinishReason.ERROR,
+            FailureKind.QUOTA_EXHAUSTED,  # never autofix's budget, whatever the words
         ),
         (
             {"is_error": True, "result": "API Error: 500", "api_error_status": 500},
@@ -376,8 +391,14 @@ def test_codex_error_chatter_before_completion_is_ignored() -> None:
         (
             "Incomplete response returned, reason: max_output_tokens",
             RunStatus.FAILED,
-            None,
+            FailureKind.MAX_TOKENS,
             FinishReason.LENGTH,
+        ),
+        (
+            "Quota exceeded. Check your plan and billing details.",
+            RunStatus.LIMIT_REACHED,
+            FailureKind.QUOTA_EXHAUSTED,  # retried later; never autofix's budget
+            FinishReason.ERROR,
         ),
         ("something odd", RunStatus.FAILED, FailureKind.API_ERROR, FinishReason.ERROR),
     ],
@@ -433,8 +454,10 @@ def test_codex_refusal_and_missing_terminal() -> None:
             RunStatus.LIMIT_REACHED,
             FailureKind.USAGE_LIMIT,
         ),
-        (1, "[API Error: something]", RunStatus.FAILED, FailureKind.API_ERROR),
-        (130, "cancelled", RunStatus.CANCELLED, None),
+        # An API error with no HTTP status never got an answer: a connection failure.
+        (1, "[API Error: something]", RunStatus.FAILED, FailureKind.CONNECTION),
+        (1, "Error: something", RunStatus.FAILED, FailureKind.API_ERROR),
+        (130, "cancelled", RunStatus.CANCELLED, FailureKind.CANCELLED),
     ],
 )
 def test_gemini_stderr_error_object(
@@ -447,7 +470,7 @@ def test_gemini_stderr_error_object(
     )
     outcome = parse_output("gemini", "", code, stderr=noise + doc + "\nbye\n")
     assert (outcome.run_status, outcome.failure_kind) == (status, kind)
-    assert outcome.session_id == "g-1"
+    assert outcome.session_id is None  # a failed run saved no session to resume
 
 
 def test_gemini_without_any_json_uses_the_exit_code() -> None:
@@ -459,7 +482,7 @@ def test_gemini_json_safety_block_is_a_refusal() -> None:
     doc = {
         "session_id": "g",
         "response": "",
-        "error": {"type": "INVALID_STREAM", "message": "finish reason SAFETY"},
+        "error": {"type": "Error", "message": "The model response was blocked due to safety"},
     }
     outcome = parse_output("gemini", json.dumps(doc, indent=2), 1)
     assert (

@@ -91,3 +91,50 @@ def test_console_script_streams_a_large_file(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     result = json.loads(proc.stdout)
     assert result["noise_lines"] == 400_000 and result["error_lines"] == 1
+
+
+# -- saved agent runs (--agent): judged exactly as the operator judges a live run --------------
+
+
+def _capture(key: str) -> tuple[str, str, int | None]:
+    from conftest import CAPTURES_DIR
+
+    path = CAPTURES_DIR / key
+    meta = json.loads((path / "meta.json").read_text())
+    return str(path / "stdout"), str(path / "stderr"), meta["exit_code"]
+
+
+def test_agent_success_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    stdout, stderr, code = _capture("claude/success_text")
+    argv = ["classify", "--agent", "claude", "--stdout", stdout, "--stderr", stderr]
+    assert main([*argv, "--exit-code", str(code)]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: success" in out and "kind: -" in out and "pong" in out
+    assert "session id: " in out and "session id: -" not in out
+
+
+def test_agent_failure_json_matches_the_judge(capsys: pytest.CaptureFixture[str]) -> None:
+    from agents.evaluate import judge_capture
+    from conftest import CAPTURES_DIR
+
+    stdout, stderr, code = _capture("gemini/rate_limit_persisting")
+    argv = ["classify", "--agent", "gemini", "--stdout", stdout, "--stderr", stderr, "--json"]
+    assert main([*argv, "--exit-code", str(code), "--operation", "rate_limit_persisting"]) == 1
+    printed = json.loads(capsys.readouterr().out)
+    expected = judge_capture(CAPTURES_DIR / "gemini" / "rate_limit_persisting")
+    assert printed["failure_kind"] == "rate_limit" == expected.failure_kind
+    assert printed["retry_class"] == "transient" and printed["retry_after_s"] == 2.1
+    assert printed["error_message"] == expected.error_message
+
+
+def test_agent_signal_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stdout, _, _ = _capture("claude/killed")
+    argv = ["classify", "--agent", "claude", "--stdout", stdout, "--exit-code", "0"]
+    assert main([*argv, "--signal", "SIGKILL"]) == 1
+    assert "kind: killed" in capsys.readouterr().out
+    assert main(["classify", "--agent", "claude", "--exit-code", "0"]) == 2  # no --stdout
+    missing = str(tmp_path / "missing")
+    assert main(["classify", "--agent", "codex", "--stdout", missing, "--exit-code", "0"]) == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["classify", "--agent", "nope", "--stdout", stdout, "--exit-code", "0"])
+    assert exc.value.code == 2

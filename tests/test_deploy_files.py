@@ -114,8 +114,13 @@ def test_api_keys_are_pass_through_only(compose: dict[str, Any]) -> None:
 def test_dockerfile(compose: dict[str, Any]) -> None:
     text = DOCKERFILE.read_text(encoding="utf-8")
     assert re.search(r"^FROM apache/airflow:3\.3\.2$", text, re.MULTILINE)
-    assert re.search(r"^ARG INSTALL_CLAUDE_CODE=false$", text, re.MULTILINE)
-    assert '"@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"' in text
+    assert re.search(r"^ARG INSTALL_AGENT_CLIS=false$", text, re.MULTILINE)
+    # The same pinned CLI versions as `make agent-clis` and the tests: one file.
+    assert "COPY config/agent-clis.txt /opt/autofix/config/agent-clis.txt" in text
+    assert (
+        "npm install -g --no-audit --no-fund $(sed -e 's/#.*//' /opt/autofix/config/agent-clis.txt)"
+        in text
+    )
     assert 'AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES="airflow.* autofix.*"' in text
     assert re.search(r"pip install .*/opt/autofix", text)
     # everything COPY'd must exist, or the build fails on a fresh clone

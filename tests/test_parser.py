@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 from autofix import classify_output
 from autofix.agents.base import AgentOutcome
 from autofix.parser import ResponseParser
-from autofix.result import FailureKind, FinishReason, RetryClass, RunStatus, Status, TokenUsage
+from autofix.result import (
+    FAILURE_KINDS,
+    FailureKind,
+    FinishReason,
+    RetryClass,
+    RunStatus,
+    Status,
+    TokenUsage,
+)
 
 NOISE = "npm warn deprecated inflight@1.0.6: leaks memory\n(node:1) [DEP0040] DeprecationWarning: punycode\n"
 TRACEBACK = (
@@ -90,19 +98,8 @@ def test_stdout_is_not_classified_with_an_event_stream(parser: ResponseParser) -
 
 @pytest.mark.parametrize(
     ("kind", "status", "retry"),
-    [
-        (FailureKind.RATE_LIMIT, Status.LIMIT_REACHED, RetryClass.TRANSIENT),
-        (FailureKind.USAGE_LIMIT, Status.LIMIT_REACHED, RetryClass.TRANSIENT),
-        (FailureKind.SERVER_ERROR, Status.FAILED, RetryClass.TRANSIENT),
-        (FailureKind.CONNECTION, Status.FAILED, RetryClass.TRANSIENT),
-        (FailureKind.TIMEOUT, Status.TIMED_OUT, RetryClass.TRANSIENT),
-        (FailureKind.AUTH, Status.AUTH_FAILED, RetryClass.PERMANENT),
-        (FailureKind.INVALID_REQUEST, Status.INVALID_REQUEST, RetryClass.PERMANENT),
-        (FailureKind.BUDGET, Status.BUDGET_EXHAUSTED, RetryClass.PERMANENT),
-        (FailureKind.REFUSAL, Status.REFUSED, RetryClass.PERMANENT),
-        (FailureKind.MAX_TURNS, Status.FAILED, RetryClass.ERROR),
-        (FailureKind.STRUCTURED_OUTPUT, Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
-    ],
+    [(kind, status, retry) for kind, (status, retry) in FAILURE_KINDS.items()],
+    ids=lambda value: str(value),
 )
 def test_agent_failure_kinds(
     parser: ResponseParser, kind: FailureKind, status: Status, retry: RetryClass
@@ -110,7 +107,15 @@ def test_agent_failure_kinds(
     outcome = AgentOutcome(run_status=RunStatus.FAILED, failure_kind=kind, errors=["API said no"])
     result = parser.parse(1, "", agent_outcome=outcome, operation="fix")
     assert (result.success, result.status, result.retry_class) == (False, status, retry)
+    assert result.failure_kind is kind
     assert result.error_message == "[fix] API said no"
+
+
+def test_every_kind_has_one_retry_class() -> None:
+    assert set(FAILURE_KINDS) == set(FailureKind)
+    # Only autofix's budget check makes budget_exhausted; quota and rate limits retry later.
+    assert FAILURE_KINDS[FailureKind.QUOTA_EXHAUSTED][1] is RetryClass.TRANSIENT
+    assert FAILURE_KINDS[FailureKind.SPEND_CAP][0] is not Status.BUDGET_EXHAUSTED
 
 
 def test_agent_edge_cases(parser: ResponseParser) -> None:
@@ -137,6 +142,32 @@ def test_crash_timeout_signal(parser: ResponseParser) -> None:
     assert timed.error_message == "[fix] Operation timed out after 30s"
     killed = parser.parse(-9, signal_name="SIGKILL")
     assert not killed.success and "killed by SIGKILL" in killed.error_message
+    assert killed.failure_kind is FailureKind.KILLED and killed.retry_class is RetryClass.TRANSIENT
+
+
+@pytest.mark.parametrize(
+    ("exit_code", "signal_name", "cancelled", "kind"),
+    [
+        (130, None, False, FailureKind.CANCELLED),
+        (None, "SIGINT", False, FailureKind.CANCELLED),
+        (None, "SIGTERM", True, FailureKind.CANCELLED),  # autofix's own kill (on_kill)
+        (None, "SIGTERM", False, FailureKind.KILLED),
+        (137, None, False, FailureKind.KILLED),
+    ],
+)
+def test_cancelled_and_killed(
+    parser: ResponseParser,
+    exit_code: int | None,
+    signal_name: str | None,
+    cancelled: bool,
+    kind: FailureKind,
+) -> None:
+    for outcome in (None, AgentOutcome(run_status=RunStatus.UNKNOWN)):
+        result = parser.parse(
+            exit_code, "", agent_outcome=outcome, signal_name=signal_name, cancelled=cancelled
+        )
+        assert not result.success and result.failure_kind is kind
+        assert result.retry_class is RetryClass.TRANSIENT
 
 
 def test_missing_exit_code_and_bad_run_status_fail(parser: ResponseParser) -> None:

@@ -27,22 +27,14 @@ def test_fenced_json_inside_prose() -> None:
     assert not payload.changes_meaning
 
 
-def test_shared_fenced_sample_matches_expected(agent_formats_dir: Any) -> None:
-    expected = json.loads((agent_formats_dir / "expected.json").read_text())
-    lines = (
-        (agent_formats_dir / "claude-stream-json-success-fenced-json.jsonl")
-        .read_text()
-        .splitlines()
-    )
+def test_real_claude_fenced_answer_is_extracted() -> None:
+    from conftest import CAPTURES_DIR
+
+    lines = (CAPTURES_DIR / "claude" / "success_json_fence" / "stdout").read_text().splitlines()
     result = next(json.loads(line) for line in lines if json.loads(line).get("type") == "result")
-    entry = next(
-        e
-        for e in expected["entries"]
-        if e["file"] == "claude-stream-json-success-fenced-json.jsonl"
-    )
-    wanted = entry["fenced_json"]
-    assert wanted is not None
-    assert parse_payload(result["result"]).value == wanted
+    payload = parse_payload(result["result"])
+    assert payload.value == {"answer": "pong"}
+    assert [str(r) for r in payload.repairs] == ["removed markdown fence (```json)"]
 
 
 def test_fences_are_tried_last_to_first() -> None:

@@ -103,8 +103,20 @@ class FixingSettings(_Section):
     runs_dir: str = "logs/autofix/runs"  # per-run summaries (JSON + Markdown)
 
 
+class AgentSettings(_Section):
+    """autofix.task: running the agent CLIs (early stops, retry delays)."""
+
+    # A reset time or retry-after in the output sets the next Airflow retry's delay, at most this.
+    max_retry_wait_seconds: float = Field(default=6 * 3600.0, ge=0)
+    # Stop a run whose CLI retried a failure no retry can fix (4xx, network gone) this many times.
+    early_stop_hopeless_after: int = Field(default=2, ge=0, le=100)  # 0 = never
+    # ... or the same transient failure (429, 5xx, 529) this many times.
+    early_stop_repeated_after: int = Field(default=4, ge=0, le=100)  # 0 = never
+
+
 class AutofixConfig(_Section):
     validation: ValidationSettings = Field(default_factory=ValidationSettings)
+    agents: AgentSettings = Field(default_factory=AgentSettings)
     audit: AuditSettings = Field(default_factory=AuditSettings)
     budgets: BudgetSettings = Field(default_factory=BudgetSettings)
     alert: AlertSettings = Field(default_factory=AlertSettings)

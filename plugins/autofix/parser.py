@@ -6,13 +6,15 @@ import logging
 from pathlib import Path
 
 from autofix.agents.base import AgentOutcome
+from autofix.agents.failures import kind_from_exit_code
+from autofix.agents.watch import EarlyStop
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier, ClassifyReport
 from autofix.patterns.compiled import CompiledRules
 from autofix.patterns.loader import PatternStore, store_for
 from autofix.redact import redact
 from autofix.result import (
-    RETRY_CLASS_BY_STATUS,
+    FAILURE_KINDS,
     ErrorBlock,
     FailureKind,
     FinishReason,
@@ -28,27 +30,13 @@ log = logging.getLogger(__name__)
 DEBUG_STDERR_CHARS = 64 * 1024
 _CHUNK = 1 << 20
 
-_KIND_STATUS: dict[FailureKind, tuple[Status, RetryClass | None]] = {
-    FailureKind.RATE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
-    FailureKind.USAGE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
-    FailureKind.SERVER_ERROR: (Status.FAILED, RetryClass.TRANSIENT),
-    FailureKind.TIMEOUT: (Status.TIMED_OUT, RetryClass.TRANSIENT),
-    FailureKind.CONNECTION: (Status.FAILED, RetryClass.TRANSIENT),
-    FailureKind.AUTH: (Status.AUTH_FAILED, None),
-    FailureKind.INVALID_REQUEST: (Status.INVALID_REQUEST, None),
-    FailureKind.BUDGET: (Status.BUDGET_EXHAUSTED, None),
-    FailureKind.REFUSAL: (Status.REFUSED, None),
-    FailureKind.MAX_TURNS: (Status.FAILED, RetryClass.ERROR),
-    FailureKind.STRUCTURED_OUTPUT: (Status.INVALID_OUTPUT, None),
-    FailureKind.API_ERROR: (Status.FAILED, RetryClass.PERMANENT),
-    FailureKind.UNKNOWN: (Status.FAILED, None),
-}
-_RUN_STATUS: dict[str, Status] = {
-    "failed": Status.FAILED,
-    "cancelled": Status.CANCELLED,
-    "limit_reached": Status.LIMIT_REACHED,
-    "timed_out": Status.TIMED_OUT,
-    "crashed": Status.CRASHED,
+# A caller's own run status word (plain agents, ``autofix classify --run-status``) → kind.
+_RUN_STATUS: dict[str, FailureKind] = {
+    "failed": FailureKind.UNKNOWN,
+    "cancelled": FailureKind.CANCELLED,
+    "limit_reached": FailureKind.RATE_LIMIT,
+    "timed_out": FailureKind.TIMEOUT,
+    "crashed": FailureKind.CRASHED,
 }
 
 
@@ -93,7 +81,11 @@ class ResponseParser:
         timed_out_after: float | None = None,
         crash: BaseException | str | None = None,
         signal_name: str | None = None,
+        cancelled: bool = False,
+        early_stop: EarlyStop | None = None,
     ) -> ParseResult:
+        """The verdict. What the runner knows for sure (its timeout, its own early stop or kill,
+        a signal) comes first; then the agent's own events; then the exit code and stderr."""
         event_stream = has_event_stream or agent_outcome is not None
         err = self._report(stderr, operation, "stderr")
         out = None if event_stream else self._report(stdout, operation, "stdout")
@@ -104,45 +96,52 @@ class ResponseParser:
         blocks = [block for report in reports for block in report.blocks]
 
         def fail(
-            status: Status, message_lines: list[str], retry: RetryClass | None = None
+            kind: FailureKind, message_lines: list[str], retry_after_s: float | None = None
         ) -> ParseResult:
-            return _finish(base, status, operation, message_lines, blocks, retry)
+            return _finish(base, kind, operation, message_lines, blocks, retry_after_s)
 
         if crash is not None:
-            return fail(Status.CRASHED, [f"Wrapper crashed: {_describe(crash)}"])
+            return fail(FailureKind.CRASHED, [f"Wrapper crashed: {_describe(crash)}"])
+        if early_stop is not None:  # it ended the run: a timeout or signal came after it
+            return fail(early_stop.kind, [early_stop.message], early_stop.retry_after_s)
         if timed_out_after is not None:
-            return fail(Status.TIMED_OUT, [f"Operation timed out after {timed_out_after:g}s"])
+            return fail(FailureKind.TIMEOUT, [f"Operation timed out after {timed_out_after:g}s"])
+        if cancelled:
+            return fail(FailureKind.CANCELLED, ["Cancelled: autofix stopped the agent"])
         if signal_name:
-            return fail(Status.FAILED, [f"Process killed by {signal_name}", *_block_lines(blocks)])
+            kind = FailureKind.CANCELLED if signal_name == "SIGINT" else FailureKind.KILLED
+            return fail(kind, [f"Process killed by {signal_name}", *_block_lines(blocks)])
         if agent_outcome is not None:
             decided = _decide_agent(agent_outcome, exit_code, blocks)
             if decided is not None:
-                status, lines, retry = decided
-                return fail(status, lines, retry)
+                kind, lines = decided
+                return fail(kind, lines, agent_outcome.retry_after_s)
         elif has_event_stream:
             return fail(
-                Status.FAILED,
+                FailureKind.UNKNOWN,
                 ["The agent's event stream was not parsed (no outcome); failing safe"],
             )
         if exit_code is None:
             return fail(
-                Status.FAILED, ["No exit code was recorded; failing safe", *_block_lines(blocks)]
+                FailureKind.UNKNOWN,
+                ["No exit code was recorded; failing safe", *_block_lines(blocks)],
             )
         if (
             run_status is not None
             and run_status != RunStatus.COMPLETED.value
             and agent_outcome is None
         ):
-            status = _RUN_STATUS.get(run_status, Status.FAILED)
-            return fail(status, [f"Run status {run_status!r}", *_block_lines(blocks)])
+            kind = _RUN_STATUS.get(run_status, FailureKind.UNKNOWN)
+            return fail(kind, [f"Run status {run_status!r}", *_block_lines(blocks)])
         if exit_code != 0:
+            kind = kind_from_exit_code(exit_code) or FailureKind.UNKNOWN
             quoted = _block_lines(blocks)[:2]
             if quoted:
-                return fail(Status.FAILED, [*quoted, f"(exit code {exit_code})"])
+                return fail(kind, [*quoted, f"(exit code {exit_code})"])
             tail = list(err.tail[-2:]) or (list(out.tail[-2:]) if out else [])
-            return fail(Status.FAILED, [f"Exit code {exit_code}", *tail])
+            return fail(kind, [f"Exit code {exit_code}", *tail])
         if blocks:
-            return fail(Status.FAILED, _block_lines(blocks))
+            return fail(FailureKind.UNKNOWN, _block_lines(blocks))
         if isinstance(stderr, str | bytes) and stderr and log.isEnabledFor(logging.DEBUG):
             raw = stderr if isinstance(stderr, str) else stderr.decode("utf-8", "replace")
             log.debug(
@@ -204,37 +203,35 @@ def _copy_outcome(result: ParseResult, outcome: AgentOutcome) -> None:
 
 def _decide_agent(
     outcome: AgentOutcome, exit_code: int | None, blocks: list[ErrorBlock]
-) -> tuple[Status, list[str], RetryClass | None] | None:
+) -> tuple[FailureKind, list[str]] | None:
     """A failure verdict from the agent's own events, or None when they say success."""
     errors = [e for e in outcome.errors if e.strip()]
     if outcome.failure_kind is not None:
-        status, retry = _KIND_STATUS[outcome.failure_kind]
-        return status, errors or [f"Agent failed: {outcome.failure_kind.value}"], retry
+        return outcome.failure_kind, errors or [f"Agent failed: {outcome.failure_kind.value}"]
     if outcome.finish_reason is FinishReason.LENGTH:
-        return (
-            Status.TRUNCATED,
-            errors or ["The answer was truncated (finish reason: length)"],
-            None,
-        )
+        return FailureKind.MAX_TOKENS, errors or [
+            "The answer was truncated (finish reason: length)"
+        ]
     if outcome.finish_reason is FinishReason.REFUSAL:
-        return Status.REFUSED, errors or ["The agent refused"], None
+        return FailureKind.REFUSAL, errors or ["The agent refused"]
     if outcome.finish_reason is FinishReason.MAX_TURNS:
-        return Status.FAILED, errors or ["The agent hit its turn limit"], RetryClass.ERROR
+        return FailureKind.MAX_TURNS, errors or ["The agent hit its turn limit"]
+    by_exit = kind_from_exit_code(exit_code)
     if outcome.run_status is RunStatus.UNKNOWN:
         return (
-            Status.FAILED,
+            by_exit or FailureKind.UNKNOWN,
             [*errors, "No terminal event in the agent's output; failing safe"],
-            None,
         )
     if outcome.run_status is not RunStatus.COMPLETED:
-        status = _RUN_STATUS.get(outcome.run_status.value, Status.FAILED)
-        return status, errors or [f"Agent run {outcome.run_status.value}"], None
+        kind = _RUN_STATUS.get(outcome.run_status.value, FailureKind.UNKNOWN)
+        return kind, errors or [f"Agent run {outcome.run_status.value}"]
     if exit_code is None:
-        return Status.FAILED, ["No exit code was recorded; failing safe"], None
+        return FailureKind.UNKNOWN, ["No exit code was recorded; failing safe"]
     if exit_code != 0:
-        return Status.FAILED, [f"Exit code {exit_code}", *errors, *_block_lines(blocks)], None
+        lines = [f"Exit code {exit_code}", *errors, *_block_lines(blocks)]
+        return by_exit or FailureKind.UNKNOWN, lines
     if blocks:
-        return Status.FAILED, _block_lines(blocks), None
+        return FailureKind.UNKNOWN, _block_lines(blocks)
     return None
 
 
@@ -244,15 +241,16 @@ def _block_lines(blocks: list[ErrorBlock]) -> list[str]:
 
 def _finish(
     result: ParseResult,
-    status: Status,
+    kind: FailureKind,
     operation: str,
     lines: list[str],
     blocks: list[ErrorBlock],
-    retry: RetryClass | None,
+    retry_after_s: float | None,
 ) -> ParseResult:
     result.success = False
-    result.status = status
+    result.status, result.retry_class = FAILURE_KINDS[kind]
+    result.failure_kind = kind
+    result.retry_after_s = retry_after_s
     result.errors = list(blocks)
     result.error_message = format_error_message(operation, [line for line in lines if line])
-    result.retry_class = retry or RETRY_CLASS_BY_STATUS[status]
     return result

@@ -63,7 +63,7 @@ RETRY_CLASS_BY_STATUS: dict[Status, RetryClass] = {
     Status.CRASHED: RetryClass.ERROR,
     Status.UNKNOWN_FORMAT: RetryClass.PERMANENT,
     Status.LIMIT_REACHED: RetryClass.TRANSIENT,
-    Status.CANCELLED: RetryClass.ERROR,
+    Status.CANCELLED: RetryClass.TRANSIENT,
     Status.INVALID_OUTPUT: RetryClass.INVALID_OUTPUT,
     Status.TRUNCATED: RetryClass.INVALID_OUTPUT,
     Status.REFUSED: RetryClass.PERMANENT,
@@ -131,21 +131,93 @@ def normalise_finish_reason(value: object) -> FinishReason | None:
 
 
 class FailureKind(StrEnum):
-    """Why an agent run failed, as far as its own events tell. Drives the retry class."""
+    """Why an agent run failed. Decided from structured fields first (agents/failures.py);
+    ``FAILURE_KINDS`` gives each its status and retry class."""
 
-    RATE_LIMIT = "rate_limit"  # transient
-    USAGE_LIMIT = "usage_limit"  # transient
-    SERVER_ERROR = "server_error"  # transient
-    TIMEOUT = "timeout"  # transient
-    CONNECTION = "connection"  # transient
-    AUTH = "auth"  # permanent
-    INVALID_REQUEST = "invalid_request"  # permanent
-    BUDGET = "budget"  # permanent
-    REFUSAL = "refusal"  # permanent
-    MAX_TURNS = "max_turns"  # permanent for this prompt
-    STRUCTURED_OUTPUT = "structured_output"  # invalid output
-    API_ERROR = "api_error"  # unknown API failure: permanent (fail-safe)
-    UNKNOWN = "unknown"
+    # Transient: raise an ordinary exception, Airflow's retries apply (after ``retry_after_s``).
+    RATE_LIMIT = "rate_limit"  # 429: too many requests or tokens per minute
+    USAGE_LIMIT = "usage_limit"  # a plan's 5-hour / weekly / daily limit, with a reset time
+    QUOTA_EXHAUSTED = "quota_exhausted"  # the provider's quota or credit ("check your plan and
+    # billing"): retried later, never autofix's own budget
+    OVERLOADED = "overloaded"  # 529, model at capacity
+    SERVER_ERROR = "server_error"  # 5xx after the CLI's own retries
+    CONNECTION = "connection"  # refused, reset, dropped stream, no network
+    TIMEOUT = "timeout"  # autofix's wall-clock or idle timeout, or an HTTP 408
+    CANCELLED = "cancelled"  # SIGINT, exit 130, or autofix's own kill (Airflow's on_kill)
+    KILLED = "killed"  # a signal from outside (SIGKILL, SIGTERM): the OOM killer, a host restart
+    # Invalid output: retried with feedback where an output schema is set.
+    MAX_TOKENS = "max_tokens"  # the answer was cut by the output-token limit
+    EMPTY_ANSWER = "empty_answer"  # the run ended without answer text
+    STRUCTURED_OUTPUT = "structured_output"  # the answer does not fit the schema
+    # Permanent: AirflowFailException; a person must change something first.
+    AUTH = "auth"  # no, bad or expired credentials
+    PERMISSION = "permission"  # valid credentials, not allowed (403, suspended, region)
+    INVALID_REQUEST = "invalid_request"  # 400/404/422, incl. an unknown model
+    CONTEXT_WINDOW = "context_window"  # the prompt does not fit the model
+    REFUSAL = "refusal"  # a refusal or a safety block
+    MAX_TURNS = "max_turns"  # the CLI's turn cap for this prompt
+    SPEND_CAP = "spend_cap"  # the CLI's own per-run cost cap (claude --max-budget-usd)
+    BUDGET_EXHAUSTED = "budget_exhausted"  # autofix's budget (audit.budget); nothing else sets it
+    CONFIG = "config"  # the CLI refused to start with this setup (untrusted dir, bad settings)
+    # Ordinary failures: Airflow's retries apply as the task configures them.
+    API_ERROR = "api_error"  # an API error the output does not explain
+    CRASHED = "crashed"  # autofix's own machinery failed
+    UNKNOWN = "unknown"  # no terminal event, nothing recognisable
+
+
+FAILURE_KINDS: dict[FailureKind, tuple[Status, RetryClass]] = {
+    FailureKind.RATE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+    FailureKind.USAGE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+    FailureKind.QUOTA_EXHAUSTED: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+    FailureKind.OVERLOADED: (Status.FAILED, RetryClass.TRANSIENT),
+    FailureKind.SERVER_ERROR: (Status.FAILED, RetryClass.TRANSIENT),
+    FailureKind.CONNECTION: (Status.FAILED, RetryClass.TRANSIENT),
+    FailureKind.TIMEOUT: (Status.TIMED_OUT, RetryClass.TRANSIENT),
+    FailureKind.CANCELLED: (Status.CANCELLED, RetryClass.TRANSIENT),
+    FailureKind.KILLED: (Status.FAILED, RetryClass.TRANSIENT),
+    FailureKind.MAX_TOKENS: (Status.TRUNCATED, RetryClass.INVALID_OUTPUT),
+    FailureKind.EMPTY_ANSWER: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
+    FailureKind.STRUCTURED_OUTPUT: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
+    FailureKind.AUTH: (Status.AUTH_FAILED, RetryClass.PERMANENT),
+    FailureKind.PERMISSION: (Status.AUTH_FAILED, RetryClass.PERMANENT),
+    FailureKind.INVALID_REQUEST: (Status.INVALID_REQUEST, RetryClass.PERMANENT),
+    FailureKind.CONTEXT_WINDOW: (Status.INVALID_REQUEST, RetryClass.PERMANENT),
+    FailureKind.REFUSAL: (Status.REFUSED, RetryClass.PERMANENT),
+    FailureKind.MAX_TURNS: (Status.FAILED, RetryClass.PERMANENT),
+    FailureKind.SPEND_CAP: (Status.FAILED, RetryClass.PERMANENT),
+    FailureKind.BUDGET_EXHAUSTED: (Status.BUDGET_EXHAUSTED, RetryClass.PERMANENT),
+    FailureKind.CONFIG: (Status.INVALID_REQUEST, RetryClass.PERMANENT),
+    FailureKind.API_ERROR: (Status.FAILED, RetryClass.ERROR),
+    FailureKind.CRASHED: (Status.CRASHED, RetryClass.ERROR),
+    FailureKind.UNKNOWN: (Status.FAILED, RetryClass.ERROR),
+}
+
+# What AIWrapperOperator does with each retry class (docs/failure-kinds.md).
+RETRY_ACTIONS: dict[RetryClass, str] = {
+    RetryClass.NONE: "the task succeeds",
+    RetryClass.TRANSIENT: "an ordinary exception: Airflow's retries apply, after the wait the "
+    "output asked for when it gave one",
+    RetryClass.ERROR: "an ordinary exception: Airflow's retries apply as the task sets them",
+    RetryClass.INVALID_OUTPUT: "retried with feedback inside the task when output_schema is set, "
+    "then AirflowFailException",
+    RetryClass.PERMANENT: "AirflowFailException: no retry",
+}
+
+# A status decided without a kind (validation, a caller's run status) → the kind it stands for.
+KIND_BY_STATUS: dict[Status, FailureKind] = {
+    Status.TIMED_OUT: FailureKind.TIMEOUT,
+    Status.CRASHED: FailureKind.CRASHED,
+    Status.CANCELLED: FailureKind.CANCELLED,
+    Status.INVALID_OUTPUT: FailureKind.STRUCTURED_OUTPUT,
+    Status.TRUNCATED: FailureKind.MAX_TOKENS,
+    Status.REFUSED: FailureKind.REFUSAL,
+    Status.AUTH_FAILED: FailureKind.AUTH,
+    Status.INVALID_REQUEST: FailureKind.INVALID_REQUEST,
+    Status.BUDGET_EXHAUSTED: FailureKind.BUDGET_EXHAUSTED,
+    Status.LIMIT_REACHED: FailureKind.RATE_LIMIT,
+    Status.UNKNOWN_FORMAT: FailureKind.UNKNOWN,
+    Status.FAILED: FailureKind.UNKNOWN,
+}
 
 
 class Outcome(StrEnum):
@@ -269,6 +341,8 @@ class ParseResult(BaseModel):
     matched_rules: list[str] = Field(default_factory=list)
     patterns_source: str = "defaults"
     retry_class: RetryClass = RetryClass.NONE
+    failure_kind: FailureKind | None = None  # why it failed (FAILURE_KINDS); None on success
+    retry_after_s: float | None = None  # the wait the output asked for (a reset time, retry-after)
     warnings: list[str] = Field(default_factory=list)
     # What the agent reported about itself.
     agent: str | None = None

@@ -26,7 +26,7 @@ from typing import IO, Any, Literal
 
 from autofix.errors import RunnerError
 
-__all__ = ["RunResult", "Runner", "RunnerError", "run"]
+__all__ = ["RunResult", "Runner", "RunnerError", "replay_lines", "run"]
 
 LineCallback = Callable[[str], None]
 
@@ -192,6 +192,7 @@ class Runner:
         on_stderr: LineCallback | None = None,
         tail_lines: int = 200,
         max_line_chars: int = 1_000_000,
+        max_stdout_line_chars: int | None = None,
     ) -> None:
         if isinstance(argv, str):
             self._args: list[str] | str = argv if shell else shlex.split(argv)
@@ -206,6 +207,10 @@ class Runner:
             raise ValueError(f"idle_timeout must be positive, got {idle_timeout}")
         if max_line_chars < 1:
             raise ValueError(f"max_line_chars must be at least 1, got {max_line_chars}")
+        if max_stdout_line_chars is not None and max_stdout_line_chars < 1:
+            raise ValueError(
+                f"max_stdout_line_chars must be at least 1, got {max_stdout_line_chars}"
+            )
         self._stdin = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
         self._env = dict(env) if env else {}
         self._cwd = Path(cwd) if cwd is not None else None
@@ -217,6 +222,8 @@ class Runner:
         self._on_stderr = on_stderr
         self._tail_lines = tail_lines
         self._max_line = max_line_chars
+        # An agent's event stream may end with one huge result line: it must arrive whole.
+        self._max_stdout_line = max_stdout_line_chars or max_line_chars
 
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
@@ -269,6 +276,17 @@ class Runner:
         if not self._done.wait(self._grace + _ESCAPED_S + 1.0):
             self._send_kill()
 
+    def terminate(self) -> None:
+        """Stop the run without waiting: SIGTERM to the group now, SIGKILL after ``grace``.
+
+        Safe from an output callback (the early-stop watcher): the run loop keeps draining the
+        pipes and reaps the child. Unlike :meth:`kill`, the result is not marked cancelled.
+        """
+        with self._lock:
+            if self._proc is None or self._done.is_set():
+                return
+        self._begin_termination()
+
     # -- internals ----------------------------------------------------------------------
 
     def _start(self) -> subprocess.Popen[bytes]:
@@ -318,7 +336,7 @@ class Runner:
 
     def _supervise(self, proc: subprocess.Popen[bytes]) -> RunResult:
         start = time.monotonic()
-        out = _LineStream(self._on_stdout, self._tail_lines, self._max_line)
+        out = _LineStream(self._on_stdout, self._tail_lines, self._max_stdout_line)
         err = _LineStream(self._on_stderr, self._tail_lines, self._max_line)
         writer = self._start_stdin_writer(proc)
 
@@ -502,6 +520,18 @@ def _group_alive(pgid: int) -> bool:
         if len(fields) >= 3 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
             return True
     return False
+
+
+def replay_lines(
+    data: bytes, emit: LineCallback, *, tail_lines: int = 200, max_line_chars: int = 1_000_000
+) -> str:
+    """Split saved output into lines exactly as a run does (caps, ``\\r``, invalid UTF-8);
+    returns the tail a RunResult would hold."""
+    stream = _LineStream(emit, tail_lines, max_line_chars)
+    for offset in range(0, len(data), _CHUNK):
+        stream.feed(data[offset : offset + _CHUNK])
+    stream.close()
+    return stream.tail_text()
 
 
 def run(argv: Sequence[str] | str, **kwargs: Any) -> RunResult:

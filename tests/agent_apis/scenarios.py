@@ -30,7 +30,7 @@ from agent_apis.core import Reply, Scenario
 
 RetryClass = Literal["none", "transient", "invalid_output", "permanent"]
 
-# Kinds this catalogue uses that autofix's FailureKind (agents/base.py) does not have yet.
+# Kinds this catalogue added to autofix's FailureKind (autofix/result.py).
 NEW_KINDS: dict[str, str] = {
     "success": "the run succeeded (no failure)",
     "overloaded": "the provider is overloaded (Anthropic 529, Gemini 503 'model is overloaded'); "
@@ -38,8 +38,8 @@ NEW_KINDS: dict[str, str] = {
     "permission": "403: the key is valid but not allowed (suspended, region, model access); "
     "permanent",
     "quota_exhausted": "the account is out of credit or has no quota (OpenAI "
-    "insufficient_quota, Anthropic credit balance / spend limit, Gemini 'limit: 0'); permanent "
-    "until someone pays; never autofix's own budget",
+    "insufficient_quota, Anthropic credit balance / spend limit, Gemini 'limit: 0'); transient: "
+    "retried later (issue 12), never autofix's own budget",
     "context_window": "the prompt does not fit the model's context window; permanent",
     "max_tokens": "the answer was cut by the output-token limit; invalid output",
     "empty_answer": "the run ended without any answer text; invalid output",
@@ -47,6 +47,8 @@ NEW_KINDS: dict[str, str] = {
     "cancelled": "the run was interrupted (SIGINT / exit 130); transient",
     "config": "the CLI refused to start with this setup (untrusted work dir, bad settings); "
     "permanent",
+    "spend_cap": "the CLI's own per-run cost cap (claude --max-budget-usd); permanent; not "
+    "autofix's budget_exhausted",
 }
 
 PROMPT = "Reply with the word pong."
@@ -128,7 +130,7 @@ def _t(kind: str, retry: RetryClass, detail: str = "") -> Truth:
 AUTH = _t("auth", "permanent")
 PERMISSION = _t("permission", "permanent")
 RATE = _t("rate_limit", "transient")
-QUOTA = _t("quota_exhausted", "permanent")
+QUOTA = _t("quota_exhausted", "transient")
 USAGE = _t("usage_limit", "transient")
 SERVER = _t("server_error", "transient")
 OVERLOADED = _t("overloaded", "transient")
@@ -144,7 +146,7 @@ TIMEOUT = _t("timeout", "transient")
 CANCELLED = _t("cancelled", "transient")
 STRUCTURED = _t("structured_output", "invalid_output")
 CONFIG = _t("config", "permanent", "untrusted_workspace")
-BUDGET = _t("budget", "permanent", "cli_max_budget_usd")
+SPEND_CAP = _t("spend_cap", "permanent", "cli_max_budget_usd")
 PARTIAL = "Here is the first part of the answer, and then"
 HANG = Reply(hang=True, label="hang")
 RESET = Reply(reset=True, label="reset")
@@ -517,7 +519,7 @@ def claude_cases() -> Iterator[Case]:
         yield Case(
             cli,
             "max_budget",
-            BUDGET,
+            SPEND_CAP,
             lambda c: [
                 A.tool_call("Read", {"file_path": str(c.work / "README.md")}, input_tokens=900_000),
                 A.text("done"),

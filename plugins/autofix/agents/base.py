@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic reads only this one on Python < 3.12
 
+from autofix.agents.watch import RetryWatcher, WatchSettings
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
 # Long prompts go on stdin: one argv string is capped at 128 KiB on Linux (MAX_ARG_STRLEN).
@@ -29,6 +30,7 @@ class AgentOutcome(BaseModel):
     num_turns: int | None = None
     finish_reason: FinishReason | None = None
     failure_kind: FailureKind | None = None
+    retry_after_s: float | None = None  # a reset time or retry-after the output carried
     errors: list[str] = Field(default_factory=list)
     terminal_event: str | None = None  # the event that decided run_status, e.g. "result/success"
     events: int = 0
@@ -125,8 +127,16 @@ def check_options(
     return checked
 
 
+EventListener = Callable[[dict[str, Any]], object]
+
+
 class EventParser(ABC):
-    """Consumes stdout lines as they arrive; ``finish`` returns the outcome."""
+    """Consumes stdout lines as they arrive; ``finish`` returns the outcome.
+
+    ``listener``, when set, sees every JSON event object as it is parsed (the early-stop
+    watcher reads the same events, so nothing is parsed twice)."""
+
+    listener: EventListener | None = None
 
     @abstractmethod
     def feed(self, line: str) -> None: ...
@@ -171,3 +181,7 @@ class AgentFormat(ABC):
 
     @abstractmethod
     def parser(self) -> EventParser: ...
+
+    def watcher(self, settings: WatchSettings) -> RetryWatcher | None:
+        """The early-stop watcher of this CLI's retry notices; None when it has none."""
+        return None

@@ -1,15 +1,21 @@
 """Claude Code headless output: ``--output-format stream-json --verbose`` and ``--output-format json``.
 
 The parser accepts JSON lines, a single (possibly pretty-printed) result object and the
-``json --verbose`` array of messages; the last ``type: result`` object decides.
+``json --verbose`` array of messages; the last ``type: result`` object decides
+(docs/agents/claude.md has every row, with its source).
 
-Verdict (shared/agent-formats/README.md §3.4):
-- ``subtype: success`` and not ``is_error`` → completed; ``stop_reason`` max_tokens → length,
-  refusal → refusal.
-- ``subtype: success`` with ``is_error: true`` → failed (an API error; the process may exit 0).
-  ``api_error_status`` or the wording gives the kind; rate and usage limits → limit_reached.
-- ``error_*`` subtypes → failed (max turns, budget, structured output retries, ...).
+Verdict, structured fields first:
+- ``error_*`` subtypes and ``terminal_reason`` (max turns, the CLI's own spend cap, structured
+  output retries, prompt too long, aborted = cancelled);
+- ``subtype: success`` with ``is_error: true`` is an API error (the process may exit 0): the
+  fine ``api_error`` code (usage_limit_reached, max_output_tokens), a rejected subscription
+  ``rate_limit_event``, the synthetic assistant message's ``error`` code, ``api_error_type``
+  (Anthropic's error types) and ``api_error_status`` decide; the message text breaks ties;
+- ``subtype: success`` without ``is_error``: ``stop_reason`` refusal / max_tokens, and an empty
+  ``result`` without structured output is an empty answer;
 - no result object → unknown (the caller fails safe).
+
+Retry delay: ``rate_limit_event.rate_limit_info.resetsAt`` (epoch seconds, subscription auth).
 
 Token usage: ``input_tokens`` counts everything sent (plain + cache writes + cache reads) and
 ``cached_input_tokens`` the cache reads, the same convention as Codex.
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, cast
 
@@ -43,18 +50,88 @@ from autofix.agents.events import (
     clean_error,
 )
 from autofix.agents.failures import (
-    classify_error_text,
+    http_status,
+    kind_from_message,
     kind_from_status,
     no_terminal_failure,
+    refine,
+    seconds_until,
     status_for_kind,
 )
+from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
+K = FailureKind
 _ERROR_SUBTYPES: dict[str, tuple[FailureKind, FinishReason]] = {
-    "error_max_turns": (FailureKind.MAX_TURNS, FinishReason.MAX_TURNS),
-    "error_max_budget_usd": (FailureKind.BUDGET, FinishReason.ERROR),
-    "error_max_structured_output_retries": (FailureKind.STRUCTURED_OUTPUT, FinishReason.ERROR),
+    "error_max_turns": (K.MAX_TURNS, FinishReason.MAX_TURNS),
+    # The CLI's own --max-budget-usd cap: not autofix's budget (see FailureKind.SPEND_CAP).
+    "error_max_budget_usd": (K.SPEND_CAP, FinishReason.ERROR),
+    "error_max_structured_output_retries": (K.STRUCTURED_OUTPUT, FinishReason.ERROR),
 }
+# ``terminal_reason`` values of 2.1.330 that name the failure by themselves.
+_TERMINAL_REASONS: dict[str, FailureKind] = {
+    "prompt_too_long": K.CONTEXT_WINDOW,
+    "blocking_limit": K.CONTEXT_WINDOW,
+    "max_turns": K.MAX_TURNS,
+    "budget_exhausted": K.SPEND_CAP,
+    "structured_output_retry_exhausted": K.STRUCTURED_OUTPUT,
+    "malformed_tool_use_exhausted": K.STRUCTURED_OUTPUT,
+    "aborted_streaming": K.CANCELLED,
+    "aborted_tools": K.CANCELLED,
+    "image_error": K.INVALID_REQUEST,
+    "hook_stopped": K.CONFIG,
+    "stop_hook_prevented": K.CONFIG,
+    "turn_setup_failed": K.CONFIG,
+}
+# The result's fine-grained ``api_error`` code.
+_API_ERRORS: dict[str, FailureKind] = {
+    "usage_limit_reached": K.USAGE_LIMIT,
+    "max_output_tokens": K.MAX_TOKENS,
+}
+# The synthetic assistant message's ``error`` (SDKAssistantMessageError): the codes that name a
+# kind whatever the HTTP status. authentication_failed, rate_limit, server_error, invalid_request
+# and unknown are refined by the status and type below.
+_ASSISTANT_ERRORS: dict[str, FailureKind] = {
+    "billing_error": K.QUOTA_EXHAUSTED,
+    "model_not_found": K.INVALID_REQUEST,
+    "max_output_tokens": K.MAX_TOKENS,
+    "overloaded": K.OVERLOADED,
+    "oauth_org_not_allowed": K.PERMISSION,
+    "account_on_hold": K.PERMISSION,
+    "verification_required": K.PERMISSION,
+    "cloud_credential_error": K.AUTH,
+}
+_ASSISTANT_FALLBACK: dict[str, FailureKind] = {
+    "authentication_failed": K.AUTH,
+    "rate_limit": K.RATE_LIMIT,
+    "server_error": K.SERVER_ERROR,
+    "invalid_request": K.INVALID_REQUEST,
+}
+# Anthropic's API error types (``api_error_type``): https://docs.claude.com/en/api/errors
+_API_ERROR_TYPES: dict[str, FailureKind] = {
+    "invalid_request_error": K.INVALID_REQUEST,
+    "authentication_error": K.AUTH,
+    "permission_error": K.PERMISSION,
+    "not_found_error": K.INVALID_REQUEST,
+    "request_too_large": K.INVALID_REQUEST,
+    "rate_limit_error": K.RATE_LIMIT,
+    "billing_error": K.QUOTA_EXHAUSTED,
+    "api_error": K.SERVER_ERROR,
+    "timeout_error": K.SERVER_ERROR,
+    "overloaded_error": K.OVERLOADED,
+}
+# Subscription windows of a rejected ``rate_limit_event``: a plan's usage limit, not a rate.
+_PLAN_WINDOWS = frozenset({"five_hour", "seven_day", "seven_day_opus", "seven_day_sonnet"})
+
+
+@dataclass
+class ClaudeHints:
+    """What the stream said before the result: the structured clues the result may lack."""
+
+    assistant_error: str | None = None  # the synthetic assistant message's ``error`` code
+    usage_limit: bool = False  # a rejected subscription rate_limit_event
+    resets_at: float | None = None  # its reset time, epoch seconds
+    texts: list[str] = field(default_factory=list)  # wording seen with those, for tie-breaks
 
 
 def claude_usage(usage: object) -> TokenUsage:
@@ -69,55 +146,88 @@ def claude_usage(usage: object) -> TokenUsage:
     )
 
 
+def api_error_kind(result: dict[str, Any], hints: ClaudeHints, wording: str) -> FailureKind:
+    """The kind of an API-error result: structured fields in order of precision, then wording."""
+    fine = _API_ERRORS.get(as_str(result.get("api_error")) or "")
+    if fine is not None:
+        return fine
+    if hints.usage_limit:
+        return K.USAGE_LIMIT
+    code = hints.assistant_error or ""
+    if code in _ASSISTANT_ERRORS:
+        return _ASSISTANT_ERRORS[code]
+    status = http_status(result.get("api_error_status"))
+    by_type = _API_ERROR_TYPES.get(as_str(result.get("api_error_type")) or "")
+    by_status = kind_from_status(status)
+    by_code = _ASSISTANT_FALLBACK.get(code)
+    if by_code is K.AUTH and by_status is K.PERMISSION:
+        return K.PERMISSION  # claude files a 403 under authentication_failed
+    structured = by_type or by_status or by_code
+    by_text = kind_from_message(wording)
+    if structured is None:
+        return by_text or K.API_ERROR
+    if status is None and structured is K.SERVER_ERROR and by_text is K.CONNECTION:
+        return K.CONNECTION  # no HTTP answer at all: a refused, reset or dropped connection
+    return refine(structured, wording)
+
+
 def claude_result_verdict(
     result: dict[str, Any],
     *,
     last_stop_reason: str | None = None,
-    hint: str = "",
+    hints: ClaudeHints | None = None,
+    has_structured_output: bool = False,
 ) -> tuple[RunStatus, FinishReason, FailureKind | None, list[str]]:
-    """Run status, finish reason, failure kind and errors for one Claude result object.
-
-    ``hint`` is extra wording seen before the result (an assistant ``error`` code, a rejected
-    rate-limit event) used when the result itself does not say why it failed.
-    """
+    """Run status, finish reason, failure kind and errors for one Claude result object."""
+    hints = hints or ClaudeHints()
     subtype = as_str(result.get("subtype")) or ""
     is_error = result.get("is_error") is True
     errors: list[str] = []
-    for item in result.get("errors") or []:
+    items = result.get("errors")
+    for item in items if isinstance(items, list) else []:
         add_error(errors, item)
     stop = as_str(result.get("stop_reason")) or last_stop_reason
+    finish = normalise_finish_reason(stop)
+    terminal = _TERMINAL_REASONS.get(as_str(result.get("terminal_reason")) or "")
 
     if subtype == "success" and not is_error:
-        finish = normalise_finish_reason(stop) or FinishReason.STOP
         if finish is FinishReason.REFUSAL:
-            return RunStatus.COMPLETED, finish, FailureKind.REFUSAL, errors
-        return RunStatus.COMPLETED, finish, None, errors
+            return RunStatus.COMPLETED, finish, K.REFUSAL, errors
+        if finish is FinishReason.LENGTH:
+            return RunStatus.COMPLETED, finish, K.MAX_TOKENS, errors
+        text = result.get("result")
+        if not has_structured_output and not (isinstance(text, str) and text.strip()):
+            add_error(errors, "claude finished without any answer text")
+            return RunStatus.COMPLETED, FinishReason.STOP, K.EMPTY_ANSWER, errors
+        return RunStatus.COMPLETED, finish or FinishReason.STOP, None, errors
 
     if subtype in _ERROR_SUBTYPES:
-        known_kind, finish = _ERROR_SUBTYPES[subtype]
+        known_kind, reason = _ERROR_SUBTYPES[subtype]
         if not errors:
             add_error(errors, f"claude stopped with {subtype}")
-        return RunStatus.FAILED, finish, known_kind, errors
+        return RunStatus.FAILED, reason, known_kind, errors
 
     if subtype == "success" or subtype.startswith("error"):
         text = result.get("result")
         if isinstance(text, str) and text.strip():
             errors.insert(0, clean_error(text))  # the API error message comes first
-        wording = "\n".join([*errors, hint])
-        kind: FailureKind | None = classify_error_text(wording)
-        if (
-            kind is not FailureKind.USAGE_LIMIT
-        ):  # a usage limit also answers 429: keep the specific kind
-            kind = kind_from_status(result.get("api_error_status")) or kind
-        if kind is None:
-            kind = FailureKind.API_ERROR if subtype == "success" else FailureKind.UNKNOWN
+        kind = terminal
+        if kind is None and finish is FinishReason.REFUSAL:
+            kind = K.REFUSAL
+        if kind is None and subtype == "success":
+            kind = api_error_kind(result, hints, "\n".join([*errors, *hints.texts]))
+        if kind is None:  # error_during_execution without a reason we know
+            kind = kind_from_message("\n".join(errors)) or K.UNKNOWN
         if not errors:
             add_error(errors, f"claude reported {subtype or 'an error'} without a message")
-        return status_for_kind(kind), FinishReason.ERROR, kind, errors
+        if kind is K.CANCELLED:
+            return RunStatus.CANCELLED, FinishReason.ERROR, kind, errors
+        reason = FinishReason.MAX_TURNS if kind is K.MAX_TURNS else FinishReason.ERROR
+        return status_for_kind(kind), reason, kind, errors
 
     # A result we do not recognise: never call it a success.
     add_error(errors, f"claude result with unknown subtype {subtype!r}")
-    return RunStatus.UNKNOWN, FinishReason.ERROR, FailureKind.UNKNOWN, errors
+    return RunStatus.UNKNOWN, FinishReason.ERROR, K.UNKNOWN, errors
 
 
 class ClaudeParser(JsonEventParser):
@@ -132,9 +242,8 @@ class ClaudeParser(JsonEventParser):
         self._session_id: str | None = None
         self._model: str | None = None
         self._last_stop: str | None = None
-        self._last_text: str | None = None
         self._structured_tool_input: Any = None
-        self._hints: list[str] = []
+        self._hints = ClaudeHints()
 
     def _handle(self, value: dict[str, Any]) -> None:
         self._events += 1
@@ -147,16 +256,18 @@ class ClaudeParser(JsonEventParser):
         elif kind == "assistant":
             self._assistant(value)
         elif kind == "rate_limit_event":
-            info = as_dict(value.get("rate_limit_info"))
-            if info.get("status") == "rejected":
-                window = str(info.get("rateLimitType") or "")
-                self._hints.append(
-                    "usage limit reached"
-                    if window in ("five_hour", "seven_day", "seven_day_opus")
-                    else "rate limit"
-                )
+            self._rate_limit(as_dict(value.get("rate_limit_info")))
         elif kind == "result":
             self._result = value
+
+    def _rate_limit(self, info: dict[str, Any]) -> None:
+        if info.get("status") != "rejected":
+            return  # "allowed" / "allowed_warning" events come with successful runs too
+        if str(info.get("rateLimitType") or "") in _PLAN_WINDOWS:
+            self._hints.usage_limit = True
+        resets = as_float(info.get("resetsAt"))
+        if resets is not None:
+            self._hints.resets_at = resets
 
     def _assistant(self, event: dict[str, Any]) -> None:
         message = as_dict(event.get("message"))
@@ -166,13 +277,15 @@ class ClaudeParser(JsonEventParser):
             self._last_stop = stop
         error = as_str(event.get("error"))
         if error:
-            self._hints.append(error)
-        for block in message.get("content") or []:
+            self._hints.assistant_error = error
+            params = as_dict(as_dict(event.get("api_error_params")).get("rate_limit_info"))
+            if params:
+                self._rate_limit(params)
+        content = message.get("content")
+        for block in content if isinstance(content, list) else []:
             if not isinstance(block, dict):
                 continue
-            if block.get("type") == "text" and isinstance(block.get("text"), str):
-                self._last_text = block["text"]
-            elif block.get("type") == "tool_use" and block.get("name") == "StructuredOutput":
+            if block.get("type") == "tool_use" and block.get("name") == "StructuredOutput":
                 self._structured_tool_input = block.get("input")
 
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
@@ -192,8 +305,12 @@ class ClaudeParser(JsonEventParser):
             outcome.failure_kind = kind
             outcome.errors = [message]
             return outcome
+        structured = result.get("structured_output")
         status, finish, kind, errors = claude_result_verdict(
-            result, last_stop_reason=self._last_stop, hint="\n".join(self._hints)
+            result,
+            last_stop_reason=self._last_stop,
+            hints=self._hints,
+            has_structured_output=structured is not None or self._structured_tool_input is not None,
         )
         outcome.run_status = status
         outcome.finish_reason = finish
@@ -202,8 +319,8 @@ class ClaudeParser(JsonEventParser):
         subtype = as_str(result.get("subtype")) or "?"
         outcome.terminal_event = f"result/{subtype}"
         text = result.get("result")
-        outcome.final_text = text if isinstance(text, str) else None
-        structured = result.get("structured_output")
+        if isinstance(text, str) and result.get("is_error") is not True:
+            outcome.final_text = text  # an API error's text is its message, not an answer
         if structured is None and status is RunStatus.COMPLETED:
             structured = self._structured_tool_input
         outcome.structured_output = structured
@@ -215,7 +332,21 @@ class ClaudeParser(JsonEventParser):
         outcome.num_turns = (
             turns if isinstance(turns, int) and not isinstance(turns, bool) else None
         )
+        if kind is not None and self._hints.resets_at is not None:
+            outcome.retry_after_s = seconds_until(self._hints.resets_at)
         return outcome
+
+
+class ClaudeWatcher(RetryWatcher):
+    """``{"type":"system","subtype":"api_retry","error_status":S,"error":E}``: one per retry."""
+
+    def notice_from_event(self, event: dict[str, Any]) -> RetryNotice | None:
+        if event.get("type") != "system" or event.get("subtype") != "api_retry":
+            return None
+        status = http_status(event.get("error_status"))
+        code = as_str(event.get("error")) or ""
+        kind = _ASSISTANT_ERRORS.get(code) or _ASSISTANT_FALLBACK.get(code)
+        return notice_for_status(status, f"claude api_retry {status} {code}".strip(), kind)
 
 
 @with_config(extra="forbid")
@@ -284,3 +415,6 @@ class ClaudeFormat(AgentFormat):
 
     def parser(self) -> EventParser:
         return ClaudeParser()
+
+    def watcher(self, settings: WatchSettings) -> RetryWatcher | None:
+        return ClaudeWatcher(settings)

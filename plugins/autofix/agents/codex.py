@@ -1,10 +1,16 @@
-"""OpenAI Codex CLI: ``codex exec --json`` event lines (shared/agent-formats/README.md §4).
+"""OpenAI Codex CLI: ``codex exec --json`` event lines (docs/agents/codex.md).
 
-- ``turn.completed`` → completed (usage summed over turns); ``turn.failed`` → failed, with
-  ``error.message`` classified (401 → auth, 429/rate limit → rate_limit, usage limit → ...).
-- ``error`` events before the terminal one are retry chatter; the last one is kept as a hint.
+- ``turn.completed`` → completed (usage summed over turns); with no ``agent_message`` text it is
+  an empty answer (a refusal content part is dropped by Codex and looks the same).
+- ``turn.failed`` carries only ``error.message``: the ``Display`` text of one ``CodexErr``
+  variant (codex-rs/protocol/src/error.rs), recognised by its fixed wording (``_VARIANTS``); an
+  ``unexpected status NNN`` / ``last status: NNN`` inside gives the HTTP status; the rest of the
+  wording only breaks ties.
+- ``error`` events before the terminal one are retry chatter (``Reconnecting... N/M (...)``,
+  watched by :class:`CodexWatcher`); the last one is kept as a hint.
 - Final text: the last ``agent_message``. When it is a JSON object or array (``--output-schema``)
   it is also the structured output.
+- Retry delay: "try again in 1.2s" and the usage limit's local "Try again at 1:40 PM".
 - Session id: ``thread.started.thread_id``. No cost is reported.
 """
 
@@ -13,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,8 +39,45 @@ from autofix.agents.base import (
     Invocation,
 )
 from autofix.agents.events import JsonEventParser, add_error, as_dict, as_int, as_str
-from autofix.agents.failures import classify_error_text, no_terminal_failure, status_for_kind
+from autofix.agents.failures import (
+    MAX_TEXT_CHARS,
+    kind_from_exit_code,
+    kind_from_message,
+    retry_after_from_text,
+    status_for_kind,
+    status_from_text,
+)
+from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
+
+K = FailureKind
+# CodexErr Display texts (0.169.0, codex-rs/protocol/src/error.rs) → kind. Matched at the start
+# of the message, or after "stream disconnected before completion: " (the Stream variant).
+_VARIANTS: tuple[tuple[str, FailureKind], ...] = (
+    ("missing environment variable:", K.AUTH),  # EnvVar: the provider's env_key (the API key)
+    ("codex ran out of room in the model's context window", K.CONTEXT_WINDOW),
+    ("selected model is at capacity", K.OVERLOADED),  # ServerOverloaded
+    ("quota exceeded. check your plan and billing details", K.QUOTA_EXHAUSTED),  # QuotaExceeded
+    ("your workspace is out of credits", K.QUOTA_EXHAUSTED),  # UsageLimitReached, workspace
+    ("you hit your spend cap", K.QUOTA_EXHAUSTED),
+    ("you've hit your usage limit", K.USAGE_LIMIT),  # UsageLimitReached
+    ("to use codex with your chatgpt plan", K.PERMISSION),  # UsageNotIncluded
+    ("access blocked by cloudflare", K.PERMISSION),
+    ("we're currently experiencing high demand", K.SERVER_ERROR),  # InternalServerError (500)
+    ("turn aborted", K.CANCELLED),
+    ("interrupted (ctrl-c)", K.CANCELLED),
+    ("request timed out", K.TIMEOUT),
+    ("connection failed:", K.CONNECTION),  # ConnectionFailed
+    ("error while reading the server response:", K.CONNECTION),  # ResponseStreamFailed
+    ("sandbox error:", K.CONFIG),
+    ("codex-linux-sandbox was required", K.CONFIG),
+)
+_STREAM_PREFIX = "stream disconnected before completion:"
+# "Incomplete response returned, reason: X" (response.incomplete): why the model stopped.
+_INCOMPLETE = re.compile(r"\bincomplete response returned, reason: (\w+)", re.IGNORECASE)
+_UNTRUSTED = "not inside a trusted directory"  # codex exec refuses to start (stderr)
+_RECONNECTING = re.compile(r"^Reconnecting\.\.\. (?:(\d+)/(\d+) )?\((.*)\)\s*$", re.DOTALL)
+_WAITING = re.compile(r"^Reconnecting\.\.\. waiting for network\b", re.IGNORECASE)
 
 
 def _parse_json_text(text: str | None) -> Any:
@@ -58,13 +102,29 @@ def _finish_hint(*sources: dict[str, Any]) -> FinishReason | None:
     return None
 
 
-def _finish_from_message(message: str) -> FinishReason | None:
-    lowered = message.lower()
-    if "max_output_tokens" in lowered or "max_tokens" in lowered:
-        return FinishReason.LENGTH
-    if "content_filter" in lowered or "refusal" in lowered:
-        return FinishReason.REFUSAL
-    return None
+def codex_error_kind(message: str) -> tuple[FailureKind, FinishReason]:
+    """A ``turn.failed`` / ``error`` message → kind and finish reason (module docstring)."""
+    text = " ".join(message[:MAX_TEXT_CHARS].split()).replace("\u2019", "'")
+    lowered = text.lower()
+    incomplete = _INCOMPLETE.search(text)
+    if incomplete is not None:
+        finish = normalise_finish_reason(incomplete.group(1))
+        if finish is FinishReason.LENGTH:
+            return K.MAX_TOKENS, finish
+        if finish is FinishReason.REFUSAL:
+            return K.REFUSAL, finish
+    body = lowered
+    if body.startswith(_STREAM_PREFIX):
+        body = body[len(_STREAM_PREFIX) :].strip()
+    for prefix, kind in _VARIANTS:
+        if body.startswith(prefix):
+            return kind, FinishReason.ERROR
+    by_message = kind_from_message(text)
+    if by_message is not None:
+        return by_message, FinishReason.ERROR
+    if lowered.startswith(_STREAM_PREFIX):
+        return K.CONNECTION, FinishReason.ERROR  # the stream broke for a reason it did not say
+    return K.API_ERROR, FinishReason.ERROR
 
 
 class CodexParser(JsonEventParser):
@@ -136,43 +196,84 @@ class CodexParser(JsonEventParser):
             terminal_event=self._terminal,
         )
         if self._terminal == "turn.completed":
-            outcome.run_status = RunStatus.COMPLETED
-            outcome.structured_output = _parse_json_text(self._final_text)
-            finish = self._finish_hint or FinishReason.STOP
-            if self._refusal_text is not None:
-                finish = FinishReason.REFUSAL
-                add_error(outcome.errors, self._refusal_text)
-            outcome.finish_reason = finish
-            if finish is FinishReason.REFUSAL:
-                outcome.failure_kind = FailureKind.REFUSAL
-            return outcome
-        if self._terminal == "turn.failed":
+            self._completed(outcome)
+        elif self._terminal == "turn.failed":
             message = self._failure_message or "turn failed"
             add_error(outcome.errors, message)
-            failed_finish: FinishReason | None = self._finish_hint or _finish_from_message(message)
-            kind: FailureKind | None
-            if failed_finish is FinishReason.REFUSAL:
-                kind = FailureKind.REFUSAL
-            elif failed_finish is FinishReason.LENGTH:
-                kind = None
-            else:
-                kind = classify_error_text(message) or FailureKind.API_ERROR
-                failed_finish = FinishReason.ERROR
+            kind, finish = codex_error_kind(message)
+            if self._finish_hint is FinishReason.LENGTH:
+                kind, finish = K.MAX_TOKENS, FinishReason.LENGTH
+            elif self._finish_hint is FinishReason.REFUSAL:
+                kind, finish = K.REFUSAL, FinishReason.REFUSAL
             outcome.run_status = status_for_kind(kind)
-            outcome.finish_reason = failed_finish
+            outcome.finish_reason = finish
             outcome.failure_kind = kind
-            return outcome
-        tail = list(self._reader.non_json_tail)
-        if self._last_error:
-            tail.append(self._last_error)
-        kind, message = no_terminal_failure(self.agent_name, exit_code, stderr_tail, tail)
+            outcome.retry_after_s = retry_after_from_text(message)
+        else:
+            self._no_terminal(outcome, exit_code, stderr_tail)
+        return outcome
+
+    def _completed(self, outcome: AgentOutcome) -> None:
+        outcome.run_status = RunStatus.COMPLETED
+        outcome.structured_output = _parse_json_text(self._final_text)
+        finish = self._finish_hint or FinishReason.STOP
+        if self._refusal_text is not None:
+            finish = FinishReason.REFUSAL
+            add_error(outcome.errors, self._refusal_text)
+        outcome.finish_reason = finish
+        if finish is FinishReason.REFUSAL:
+            outcome.failure_kind = K.REFUSAL
+        elif finish is FinishReason.LENGTH:
+            outcome.failure_kind = K.MAX_TOKENS
+        elif not (self._final_text or "").strip():
+            # No agent_message (or only blanks): nothing was answered. A refusal content part
+            # is dropped by Codex and ends here too (docs/agents/codex.md).
+            outcome.failure_kind = K.EMPTY_ANSWER
+            add_error(outcome.errors, "codex completed the turn without an agent message")
+
+    def _no_terminal(self, outcome: AgentOutcome, exit_code: int | None, stderr_tail: str) -> None:
+        ended = "no exit code" if exit_code is None else f"exit {exit_code}"
+        add_error(outcome.errors, f"codex: no terminal event in the output ({ended})")
+        kind = kind_from_exit_code(exit_code)
+        if kind is None and _UNTRUSTED in stderr_tail.lower():
+            kind = K.CONFIG
+            add_error(outcome.errors, "codex refused to start: not inside a trusted directory")
         if kind is None and self._last_error:
-            kind = classify_error_text(self._last_error)
-        outcome.failure_kind = kind
-        add_error(outcome.errors, message)
+            # The last retry notice says what kept failing ("waiting for network", a status).
+            kind, _ = codex_error_kind(_notice_cause(self._last_error))
+            if kind is K.API_ERROR:
+                kind = None
         if self._last_error:
             add_error(outcome.errors, self._last_error)
-        return outcome
+        outcome.failure_kind = kind
+
+
+def _notice_cause(message: str) -> str:
+    """``Reconnecting... 2/5 (cause)`` → cause; "waiting for network" → a connection failure."""
+    if _WAITING.match(message):
+        return "connection failed: waiting for network"
+    match = _RECONNECTING.match(message)
+    return match.group(3) if match is not None else message
+
+
+class CodexWatcher(RetryWatcher):
+    """Top-level ``error`` events ``Reconnecting... N/M (cause)`` and
+    ``Reconnecting... waiting for network (...)`` (which never ends by itself)."""
+
+    def notice_from_event(self, event: dict[str, Any]) -> RetryNotice | None:
+        if event.get("type") != "error":
+            return None
+        message = (as_str(event.get("message")) or "")[:MAX_TEXT_CHARS]
+        if _WAITING.match(message):
+            return RetryNotice("network", K.CONNECTION, True, message[:300])
+        match = _RECONNECTING.match(message)
+        if match is None:
+            return None
+        cause = match.group(3)
+        kind, _ = codex_error_kind(cause)
+        return notice_for_status(
+            status_from_text(cause), message, kind, retry_after_from_text(cause)
+        )
 
 
 def schema_file(schema: dict[str, Any]) -> Path:
@@ -238,3 +339,6 @@ class CodexFormat(AgentFormat):
 
     def parser(self) -> EventParser:
         return CodexParser()
+
+    def watcher(self, settings: WatchSettings) -> RetryWatcher | None:
+        return CodexWatcher(settings)

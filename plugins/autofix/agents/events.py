@@ -45,6 +45,9 @@ class Unreadable:
         return f"{self.count} unreadable event(s) skipped ({'; '.join(self.reasons)})"
 
 
+_BOM = "\ufeff"
+
+
 class JsonDocReader:
     """Turns stdout lines into JSON values.
 
@@ -59,8 +62,12 @@ class JsonDocReader:
         self.unreadable = Unreadable()
         self._doc: list[str] = []
         self._doc_chars = 0
+        self._seen_first = False
 
     def feed(self, line: str) -> list[Any]:
+        if not self._seen_first:
+            self._seen_first = True
+            line = line.removeprefix(_BOM)  # a UTF-8 BOM some Windows-built tools put first
         stripped = line.strip()
         if not stripped:
             return []
@@ -135,7 +142,10 @@ def json_docs(text: str) -> list[Any]:
 
 def clean_error(text: object) -> str:
     """Error text as stored in an outcome: redacted and bounded."""
-    value = text if isinstance(text, str) else json.dumps(text, default=str)
+    try:
+        value = text if isinstance(text, str) else json.dumps(text, default=str)
+    except (ValueError, RecursionError):  # circular or absurdly deep
+        value = type(text).__name__
     value = redact(value.strip())
     if len(value) > MAX_ERROR_CHARS:
         value = value[: MAX_ERROR_CHARS - 1] + "…"
@@ -250,6 +260,9 @@ class JsonEventParser(BaseParser):
             self._handle(event)
         except Exception as exc:  # an event of an unexpected shape: counted, never raised
             self._reader.unreadable.add_error(exc)
+            return
+        if self.listener is not None:
+            self.listener(event)
 
     @abstractmethod
     def _handle(self, event: dict[str, Any]) -> None: ...

@@ -26,9 +26,9 @@ from pydantic import with_config
 from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
-from autofix.agents.claude import claude_result_verdict, claude_usage
+from autofix.agents.claude import ClaudeHints, claude_result_verdict, claude_usage
 from autofix.agents.events import JsonEventParser, add_error, as_dict, as_float, as_str
-from autofix.agents.failures import classify_error_text, no_terminal_failure
+from autofix.agents.failures import kind_from_message, no_terminal_failure
 from autofix.result import FailureKind, FinishReason, RunStatus
 
 WRAPPER_COMMAND_ENV = "AUTOFIX_WRAPPER_COMMAND"
@@ -116,7 +116,7 @@ class WrapperParser(JsonEventParser):
             outcome.terminal_event = "fatal"
             message = str(self._fatal.get("error") or "wrapper fatal error")
             add_error(outcome.errors, message)
-            outcome.failure_kind = classify_error_text(message) or FailureKind.UNKNOWN
+            outcome.failure_kind = kind_from_message(message) or FailureKind.UNKNOWN
         elif self._pre_run_error is not None:
             outcome.run_status = RunStatus.FAILED
             outcome.finish_reason = FinishReason.ERROR
@@ -144,7 +144,7 @@ class WrapperParser(JsonEventParser):
             return
         if name == "run_completed" and reason == "limit_reached":
             message = "\n".join([str(terminal.get("message") or ""), *self._limit_notices])
-            kind = classify_error_text(message)
+            kind = kind_from_message(message)
             outcome.run_status = RunStatus.LIMIT_REACHED
             outcome.finish_reason = FinishReason.ERROR
             outcome.failure_kind = (
@@ -158,7 +158,9 @@ class WrapperParser(JsonEventParser):
             return
         if result is not None:
             status, finish, kind, errors = claude_result_verdict(
-                result, last_stop_reason=self._last_stop, hint="\n".join(self._limit_notices)
+                result,
+                last_stop_reason=self._last_stop,
+                hints=ClaudeHints(texts=list(self._limit_notices)),
             )
         else:
             status, finish, kind, errors = RunStatus.UNKNOWN, FinishReason.ERROR, None, []
@@ -177,7 +179,7 @@ class WrapperParser(JsonEventParser):
         error_text = str(terminal.get("error") or terminal.get("reason") or name)
         outcome.errors = errors
         add_error(outcome.errors, error_text)
-        outcome.failure_kind = kind or classify_error_text(error_text) or FailureKind.UNKNOWN
+        outcome.failure_kind = kind or kind_from_message(error_text) or FailureKind.UNKNOWN
 
 
 @with_config(extra="forbid")

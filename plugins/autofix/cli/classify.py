@@ -1,17 +1,28 @@
-"""``autofix classify``: a verdict on one command's exit code and output files (streamed)."""
+"""``autofix classify``: a verdict on one command's exit code and output files (streamed).
+
+With ``--agent FORMAT`` the files are a saved agent run (its event stream on stdout) and are
+judged exactly as AIWrapperOperator judges a live run (autofix.task.judge): verdict, failure
+kind, retry class, final text and session id.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from autofix.classify.classifier import Classifier, ClassifyReport
 from autofix.errors import PatternFileError
 from autofix.patterns.loader import PatternStore, load_file
+from autofix.result import RETRY_ACTIONS, ParseResult, truncate
+
+if TYPE_CHECKING:
+    from autofix.parser import ResponseParser
 
 EXIT_SUCCESS, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 _CHUNK = 1 << 20
+# The formats whose saved output can be judged (an event stream, or plain text).
+AGENT_FORMATS = ("claude", "codex", "gemini", "wrapper", "plain", "openai")
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +46,25 @@ def register(subparsers: Any) -> None:
     cmd.add_argument(
         "--patterns", default=None, metavar="FILE", help="pattern file (default: the usual lookup)"
     )
-    cmd.add_argument("--format", choices=("json", "text"), default="json")
+    cmd.add_argument("--format", choices=("json", "text"), default=None)
+    cmd.add_argument("--json", action="store_true", help="JSON output (same as --format json)")
+    agent = cmd.add_argument_group("saved agent runs")
+    agent.add_argument(
+        "--agent",
+        choices=AGENT_FORMATS,
+        default=None,
+        help="judge a saved run of this agent as the operator would (stdout: its event stream)",
+    )
+    agent.add_argument(
+        "--signal", default=None, metavar="NAME", help="the signal that ended it, e.g. SIGKILL"
+    )
+    agent.add_argument(
+        "--timed-out",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="autofix's timeout stopped it after this long",
+    )
     cmd.set_defaults(func=run)
 
 
@@ -57,6 +86,67 @@ def _pump(handle: IO[bytes], classifier: Classifier) -> None:
         classifier.feed(chunk)
 
 
+def _output_format(args: argparse.Namespace) -> str:
+    if args.json:
+        return "json"
+    # Agent verdicts read as text by default; the classic mode keeps its JSON default.
+    return str(args.format or ("text" if args.agent else "json"))
+
+
+def _read(path: str | None) -> bytes:
+    if path is None:
+        return b""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def run_agent(args: argparse.Namespace, parser: ResponseParser) -> int:
+    from autofix.agents.registry import get_format
+    from autofix.task.judge import judge_saved_output
+
+    if args.stdout is None:
+        print("autofix classify: --agent needs --stdout (the saved event stream)", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        stdout, stderr = _read(args.stdout), _read(args.stderr)
+    except OSError as exc:
+        print(f"autofix classify: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    result = judge_saved_output(
+        get_format(args.agent),
+        stdout,
+        stderr,
+        args.exit_code,
+        parser=parser,
+        operation=args.operation,
+        signal_name=args.signal,
+        timed_out_after=args.timed_out,
+    )
+    if _output_format(args) == "json":
+        print(result.model_dump_json(indent=2))
+    else:
+        print_agent_verdict(result)
+    return EXIT_SUCCESS if result.success else EXIT_FAILURE
+
+
+def print_agent_verdict(result: ParseResult) -> None:
+    kind = result.failure_kind.value if result.failure_kind is not None else "-"
+    print(f"verdict: {'success' if result.success else 'failure'}")
+    print(f"kind: {kind}")
+    print(f"retry class: {result.retry_class.value} ({RETRY_ACTIONS[result.retry_class]})")
+    if result.retry_after_s is not None:
+        print(f"retry after: {result.retry_after_s:g}s")
+    print(f"session id: {result.session_id or '-'}")
+    if result.final_text is not None:
+        print("final text:\n  " + truncate(result.final_text, 2000).replace("\n", "\n  "))
+    if result.error_message:
+        print("message:\n  " + result.error_message.replace("\n", "\n  "))
+    for warning in result.warnings:
+        print(f"warning: {warning}")
+
+
 def run(args: argparse.Namespace) -> int:
     from autofix.parser import ResponseParser
 
@@ -75,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {problem}", file=sys.stderr)
             return EXIT_USAGE
     parser = ResponseParser(PatternStore(args.patterns) if args.patterns else None)
+    if args.agent:
+        return run_agent(args, parser)
     try:
         err = _stream(args.stderr, parser.classifier(args.operation, "stderr"))
         out = _stream(args.stdout, parser.classifier(args.operation, "stdout"))
@@ -84,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     result = parser.parse(
         args.exit_code, err, out, run_status=args.run_status, operation=args.operation
     )
-    if args.format == "json":
+    if _output_format(args) == "json":
         print(result.model_dump_json(indent=2))
     else:
         verdict = "success" if result.success else f"failure ({result.status.value})"

@@ -6,13 +6,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from airflow.sdk import BaseOperator
-from airflow.sdk.exceptions import AirflowException, AirflowFailException
+from airflow.sdk.exceptions import AirflowFailException
 
 from autofix.agents.registry import format_class
 from autofix.config import AutofixConfig, load_config
 from autofix.errors import ConfigError
 from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
+from autofix.operators.retry_policy import (
+    AgentPermanentError,
+    AgentRetryableError,
+    AgentRetryPolicy,
+    describe_wait,
+)
 from autofix.redact import (
     RedactedLog,
     register_environment,
@@ -73,13 +79,18 @@ class AIWrapperOperator(BaseOperator):
     stderr become one ParseResult, returned to XCom. With ``output_schema`` the final answer is
     validated and corrected through retry-with-feedback inside this task (``max_attempts``).
 
-    Failures raise by class: transient (rate/usage limit, timeout) → an ordinary exception so
-    Airflow ``retries`` apply; permanent (auth, invalid request, budget, refusal, exhausted
-    validation) → ``AirflowFailException``. ``fail_on_error=False`` always returns the result
-    and lets a ``ParseResultBranchOperator`` decide.
+    Failures raise by retry class (docs/failure-kinds.md): transient (rate, usage or quota limit,
+    overload, server error, connection, timeout, cancelled, killed) → ``AgentRetryableError``, an
+    ordinary exception, so Airflow ``retries`` apply, and when the output carried a reset time
+    or retry-after the next try waits that long (``AgentRetryPolicy``, the default
+    ``retry_policy``); permanent (auth, invalid request, refusal, budget, exhausted validation)
+    → ``AgentPermanentError``, an ``AirflowFailException``. ``fail_on_error=False`` always
+    returns the result and lets a ``ParseResultBranchOperator`` decide.
 
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
     ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key.
+    ``agent_clis_dir``: the CLIs ``make agent-clis`` pinned (e.g. ``".agents"``, relative to
+    AUTOFIX_HOME), used when the agent's command is not on PATH; unset, nothing is looked up.
     """
 
     template_fields: Sequence[str] = (
@@ -123,8 +134,12 @@ class AIWrapperOperator(BaseOperator):
         retry_strategy: str | None = None,
         constrained: bool | None = None,
         conn_id: str | None = None,
+        agent_clis_dir: str | None = None,
         **kwargs: Any,
     ) -> None:
+        # Airflow 3.3's per-try delay: the wait the agent's output asked for (a user's own
+        # policy replaces it; chain AgentRetryPolicy first to keep both).
+        kwargs.setdefault("retry_policy", AgentRetryPolicy())
         super().__init__(**kwargs)
         self.prompt = prompt
         self.agent = agent
@@ -152,6 +167,9 @@ class AIWrapperOperator(BaseOperator):
         self.constrained = constrained
         # agent="openai": an Airflow Connection with the base URL (host) and key (password).
         self.conn_id = conn_id
+        # The project's pinned CLIs (`make agent-clis`, e.g. ".agents"), used only when the
+        # agent's command is not on PATH, and only when set: never a silent switch.
+        self.agent_clis_dir = agent_clis_dir
         self._task: AgentTask | None = None
 
     # -- execution ----------------------------------------------------------------------
@@ -214,6 +232,7 @@ class AIWrapperOperator(BaseOperator):
             retry_strategy=self.retry_strategy,
             constrained=self.constrained,
             patterns=self.patterns,
+            agent_clis_dir=self.agent_clis_dir,
         )
 
     def execute(self, context: Context) -> ParseResult:
@@ -239,20 +258,37 @@ class AIWrapperOperator(BaseOperator):
         finally:
             self._task = None
         self._log_summary(result)
-        return self._finish(context, result)
+        return self._finish(context, result, config.agents.max_retry_wait_seconds)
 
     def _run(self, context: Context, task: AgentTask) -> ParseResult:
         return task.run()
 
-    def _finish(self, context: Context, result: ParseResult) -> ParseResult:
+    def _finish(
+        self, context: Context, result: ParseResult, max_wait_s: float | None = None
+    ) -> ParseResult:
         if result.success or not self.fail_on_error:
             return result
         # Keep the verdict readable downstream even though the task fails.
         context["ti"].xcom_push(key=FAILED_RESULT_KEY, value=result)
         message = result.error_message or f"[{self.operation}] {result.status.value}"
-        if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
-            raise AirflowException(message)
-        raise AirflowFailException(message)
+        kind = result.failure_kind.value if result.failure_kind is not None else None
+        if result.retry_class not in (RetryClass.TRANSIENT, RetryClass.ERROR):
+            raise AgentPermanentError(message)
+        wait = result.retry_after_s
+        if wait is not None:
+            capped = wait if max_wait_s is None else min(wait, max_wait_s)
+            self.log.warning(
+                "autofix: the agent's output asks to wait %s before retrying (%s); "
+                "the next Airflow retry waits %s%s",
+                describe_wait(wait),
+                kind or "failure",
+                describe_wait(capped),
+                f" (capped by agents.max_retry_wait_seconds={max_wait_s:g})"
+                if capped < wait
+                else "",
+            )
+            wait = capped
+        raise AgentRetryableError(message, kind=kind, retry_after_s=wait)
 
     def _log_summary(self, result: ParseResult) -> None:
         verdict = "SUCCESS" if result.success else f"FAILED ({result.status.value})"

@@ -34,6 +34,8 @@ _ERROR_SUBTYPES: dict[str, tuple[str, str]] = {
     ),
 }
 
+SIM_LIMIT_RESET_S = 3  # the scripted subscription limit's reset, seconds from now
+
 
 def claude_result(ctx: Context) -> Event:
     """The final ``result`` document (the wrapper reports it too, as the SDK's ResultMessage)."""
@@ -207,7 +209,9 @@ def claude_events(ctx: Context) -> list[Event]:
                 "type": "rate_limit_event",
                 "rate_limit_info": {
                     "status": "rejected",
-                    "resetsAt": int(time.time()) + 3600,
+                    # Soon: autofix makes Airflow's next try wait until the reset (retry_policy),
+                    # and the demo should show that wait, not sit through an hour of it.
+                    "resetsAt": int(time.time()) + SIM_LIMIT_RESET_S,
                     "rateLimitType": "five_hour",
                 },
                 "uuid": str(uuid.uuid4()),

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
 from autofix.agents.registry import get_format
+from autofix.agents.watch import WatchSettings
 from autofix.audit.envelope import Envelope, RetryPolicy
 from autofix.audit.events import EventName
 from autofix.audit.recorder import AuditRecorder
@@ -24,10 +25,27 @@ from autofix.config import AutofixConfig
 from autofix.errors import AutofixError, BudgetExhaustedError
 from autofix.hosting import bridge_airflow_masker
 from autofix.parser import ResponseParser
-from autofix.redact import RedactedLog, register_environment, register_secrets, secret_env_values
-from autofix.result import FinishReason, ParseResult, RetryClass, Status, format_error_message
+from autofix.redact import (
+    RedactedLog,
+    register_environment,
+    register_secrets,
+    secret_env_values,
+)
+from autofix.result import (
+    FailureKind,
+    FinishReason,
+    ParseResult,
+    RetryClass,
+    Status,
+    format_error_message,
+)
 from autofix.task.attempt import AttemptRunner, LogLine
-from autofix.task.spec import AgentTaskSpec, TraceContext, attempt_policy
+from autofix.task.spec import (
+    AgentTaskSpec,
+    TraceContext,
+    attempt_policy,
+    project_cli,
+)
 from autofix.validation.escalation import Escalation
 from autofix.validation.loop import AttemptLoop
 from autofix.validation.outcome import ValidationOutcome
@@ -108,7 +126,11 @@ class AgentTask:
         bridge_airflow_masker()
         self.log = RedactedLog(log or logging.getLogger("autofix.task"))
         self.format: AgentFormat = get_format(spec.agent)
-        self.attempts = AttemptRunner(spec, self.parser, self.log, log_line or self.log.info)
+        agents = config.agents
+        watch = WatchSettings(agents.early_stop_hopeless_after, agents.early_stop_repeated_after)
+        self.attempts = AttemptRunner(
+            spec, self.parser, self.log, log_line or self.log.info, watch=watch
+        )
         self._last_envelope: Envelope | None = None
         self._base_policy: AttemptPolicy | None = None
 
@@ -168,6 +190,8 @@ class AgentTask:
             return exhausted
         strategy = strategy or AttemptOptions()
         agent_format, command, options = self.format, spec.command, spec.agent_options
+        if command is None:
+            command = project_cli(agent_format, spec.env, spec.agent_clis_dir)
         if escalation is not None and escalation.agent and escalation.agent != spec.agent:
             # Another agent: this task's options belong to its own agent's format.
             agent_format, command, options = get_format(escalation.agent), None, {}
@@ -220,6 +244,7 @@ class AgentTask:
                 status=Status.BUDGET_EXHAUSTED,
                 operation=self.spec.operation,
                 retry_class=RetryClass.PERMANENT,
+                failure_kind=FailureKind.BUDGET_EXHAUSTED,  # the only place this kind is made
                 error_message=format_error_message(
                     self.spec.operation, [f"budget_exhausted: {exc}"]
                 ),

@@ -1,39 +1,28 @@
-"""One agent invocation: the process, its live log, its event parser and classifiers → ParseResult."""
+"""One agent invocation: the process, its live log and its OutputJudge (event parser, early-stop
+watcher, classifiers) → ParseResult."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest
+from autofix.agents.base import AgentFormat, AgentRequest
+from autofix.agents.watch import EarlyStop, WatchSettings
 from autofix.errors import RunnerError
 from autofix.parser import ResponseParser
 from autofix.redact import RedactedLog, redact
-from autofix.result import ParseResult, RetryClass, Status, format_error_message
+from autofix.result import (
+    FAILURE_KINDS,
+    FailureKind,
+    ParseResult,
+    format_error_message,
+)
 from autofix.runner import Runner
+from autofix.task.judge import OutputJudge
 from autofix.task.livelog import LiveLog
 from autofix.task.spec import AgentTaskSpec
 
 LogLine = Callable[[str], None]
-
-
-class _ChunkFeed:
-    """Feeds the classifier in chunks: ten times faster than line by line."""
-
-    def __init__(self, feed: Callable[[str], None], size: int = 256) -> None:
-        self._feed = feed
-        self._size = size
-        self._lines: list[str] = []
-
-    def add(self, line: str) -> None:
-        self._lines.append(line)
-        if len(self._lines) >= self._size:
-            self.flush()
-
-    def flush(self) -> None:
-        if self._lines:
-            self._feed("\n".join(self._lines) + "\n")
-            self._lines = []
 
 
 class AttemptRunner:
@@ -45,10 +34,12 @@ class AttemptRunner:
         parser: ResponseParser,
         log: RedactedLog,
         log_line: LogLine,
+        watch: WatchSettings | None = None,
     ) -> None:
         self.spec = spec
         self.parser = parser
         self.log = log
+        self.watch = watch if watch is not None else WatchSettings()
         self._log_line = log_line
         self._runner: Runner | None = None
         self._killed = False
@@ -80,23 +71,24 @@ class AttemptRunner:
             invocation = agent_format.command(request, command)
         except (ValueError, OSError) as exc:
             return self._config_failure(f"cannot build the {agent_format.name} command: {exc}")
-        events = agent_format.parser()
-        stream_events = agent_format.has_event_stream
-        stderr_classifier = self.parser.classifier(operation, stream="stderr")
-        stdout_classifier = None if stream_events else self.parser.classifier(operation, "stdout")
-        stderr_batch = _ChunkFeed(stderr_classifier.feed)
-        stdout_batch = _ChunkFeed(stdout_classifier.feed) if stdout_classifier else None
+        judge = OutputJudge(agent_format, self.parser, operation, self.watch)
         live = LiveLog(self._log_line)
 
+        def stop_early(stop: EarlyStop) -> None:
+            self.log.warning("autofix: %s; stopping the agent", redact(stop.message))
+            runner.terminate()  # called from runner.run(): runner is bound by then
+
         def on_stdout(line: str) -> None:
-            if stdout_batch is not None:
-                stdout_batch.add(line)
-            events.feed(line)  # plain too: its stdout is the answer that output_schema validates
+            stop = judge.stdout_line(line)
             live.line(line)
+            if stop is not None:
+                stop_early(stop)
 
         def on_stderr(line: str) -> None:
-            stderr_batch.add(line)
+            stop = judge.stderr_line(line)
             live.line("[stderr] " + line)
+            if stop is not None:
+                stop_early(stop)
 
         try:
             runner = Runner(
@@ -109,6 +101,7 @@ class AttemptRunner:
                 grace=spec.grace,
                 on_stdout=on_stdout,
                 on_stderr=on_stderr,
+                max_stdout_line_chars=judge.stdout_line_cap,
             )
         except (RunnerError, ValueError) as exc:
             return self._config_failure(str(exc))
@@ -127,36 +120,25 @@ class AttemptRunner:
                 return self.parser.parse(None, operation=operation, crash=exc)
             finally:
                 self._runner = None
-        stderr_batch.flush()
-        if stdout_batch is not None:
-            stdout_batch.flush()
-        read = events.finish(run.exit_code, run.stderr_tail)
-        outcome: AgentOutcome | None = read if stream_events else None
         timeout_hit: float | None = None
         if run.timed_out is not None:
             timeout_hit = run.timeout_s or spec.timeout or run.duration_s
-        result = self.parser.parse(
+        return judge.verdict(
             run.exit_code,
-            stderr_classifier.finish(),
-            stdout_classifier.finish() if stdout_classifier is not None else "",
-            operation=operation,
-            agent_outcome=outcome,
-            has_event_stream=stream_events,
+            run.stderr_tail,
             timed_out_after=timeout_hit,
-            signal_name=None if run.timed_out else run.signal_name,
+            signal_name=run.signal_name,
+            cancelled=run.cancelled,
         )
-        if outcome is not None and outcome.structured_output is not None and result.data is None:
-            result = result.model_copy(update={"data": outcome.structured_output})
-        if outcome is None and result.final_text is None and read.final_text:
-            result = result.model_copy(update={"final_text": read.final_text})  # plain's stdout
-        return result
 
     def _config_failure(self, message: str) -> ParseResult:
+        status, retry_class = FAILURE_KINDS[FailureKind.CONFIG]
         return ParseResult(
             success=False,
-            status=Status.FAILED,
+            status=status,
             operation=self.spec.operation,
-            retry_class=RetryClass.PERMANENT,
+            retry_class=retry_class,
+            failure_kind=FailureKind.CONFIG,
             error_message=format_error_message(self.spec.operation, [message]),
             agent=self.spec.agent,
         )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -9,7 +12,7 @@ from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat
 from autofix.audit.recorder import AuditRecorder
-from autofix.config import AutofixConfig
+from autofix.config import AutofixConfig, resolve
 from autofix.result import RetryStrategy
 from autofix.validation.adaptive import AdaptiveAdvisor
 from autofix.validation.policy import AttemptPolicy
@@ -51,6 +54,9 @@ class AgentTaskSpec:
     retry_strategy: str | None = None
     constrained: bool | None = None
     patterns: str | None = None
+    # Where `make agent-clis` put the pinned CLIs (e.g. ".agents"): used only when asked, and
+    # only for a CLI that is not on PATH.
+    agent_clis_dir: str | None = None
 
 
 def attempt_policy(
@@ -78,3 +84,18 @@ def attempt_policy(
     if policy.strategy == RetryStrategy.ADAPTIVE and recorder is not None:
         changes["advisor"] = AdaptiveAdvisor.from_store(recorder.store)
     return replace(policy, **changes) if changes else policy
+
+
+def project_cli(
+    agent_format: AgentFormat, env: Mapping[str, str], agent_clis_dir: str | None
+) -> list[str] | None:
+    """``<agent_clis_dir>/node_modules/.bin/<cli>`` when the user asked for the project's CLIs
+    and the format's own command is not on PATH; None to keep the default command."""
+    default = getattr(agent_format, "default_command", None)
+    if not agent_clis_dir or not default:
+        return None
+    path = env.get("PATH") or os.environ.get("PATH")
+    if shutil.which(default[0], path=path):
+        return None  # the user's own install wins: never switch it silently
+    local = resolve(agent_clis_dir) / "node_modules" / ".bin" / default[0]
+    return [str(local), *default[1:]] if local.exists() else None

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from autofix.errors import PayloadError
 from autofix.result import (
+    KIND_BY_STATUS,
     RETRY_CLASS_BY_STATUS,
     BlockSource,
     ErrorBlock,
@@ -84,6 +85,11 @@ class ValidationOutcome:
             status=self.status,
             operation=op,
             retry_class=RETRY_CLASS_BY_STATUS[self.status],
+            # The agent's own kind (an empty answer, a cut) stays; validation names the rest.
+            failure_kind=None
+            if self.ok
+            else fields.get("failure_kind") or KIND_BY_STATUS.get(self.status),
+            retry_after_s=None if self.ok else fields.get("retry_after_s"),
             data=self.value.model_dump(mode="json") if self.value is not None else None,
             field_errors=list(self.errors),
             repairs=list(self.repairs),

@@ -152,7 +152,7 @@ def kind_for_status(status: int) -> str:
     if status in (401, 403):
         return "auth"
     if status == 402:
-        return "budget"
+        return "quota_exhausted"  # the provider's credit; never autofix's own budget
     if status == 408:
         return "timeout"
     if status >= 500:

@@ -19,7 +19,7 @@ from pydantic import with_config
 from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
-from autofix.agents.events import JsonEventParser, add_error, as_int
+from autofix.agents.events import JsonEventParser, add_error, as_float, as_int
 from autofix.agents.openai.client import DEFAULT_API_KEY_ENV, ClientRequest, ConstrainedAs, Mode
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
@@ -62,7 +62,7 @@ _KINDS: dict[str, FailureKind] = {
     "connection": FailureKind.CONNECTION,
     "auth": FailureKind.AUTH,
     "invalid_request": FailureKind.INVALID_REQUEST,
-    "budget": FailureKind.BUDGET,
+    "quota_exhausted": FailureKind.QUOTA_EXHAUSTED,
     "api_error": FailureKind.API_ERROR,
 }
 
@@ -157,6 +157,7 @@ class OpenAIParser(JsonEventParser):
             )
             outcome.finish_reason = FinishReason.ERROR
             outcome.failure_kind = kind
+            outcome.retry_after_s = as_float(error.get("retry_after_s"))
             outcome.terminal_event = f"error/{kind.value}"
             message = str(error.get("message") or kind.value)
             tries = error.get("tries")
