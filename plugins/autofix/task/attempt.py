@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest
 from autofix.errors import RunnerError
@@ -12,7 +13,7 @@ from autofix.parser import ResponseParser
 from autofix.redact import redact
 from autofix.result import ParseResult, RetryClass, Status, format_error_message
 from autofix.runner import Runner
-from autofix.task.livelog import LiveLog
+from autofix.task.livelog import AgentLog, RawStreams
 from autofix.task.spec import AgentTaskSpec
 
 LogLine = Callable[[str], None]
@@ -46,11 +47,13 @@ class AttemptRunner:
         parser: ResponseParser,
         log: logging.Logger,
         log_line: LogLine,
+        raw_dir: Path | None = None,
     ) -> None:
         self.spec = spec
         self.parser = parser
         self.log = log
         self._log_line = log_line
+        self.raw_dir = raw_dir  # each attempt's raw stdout/stderr go here; None: not kept
         self._runner: Runner | None = None
         self._killed = False
 
@@ -87,18 +90,21 @@ class AttemptRunner:
         stdout_classifier = None if stream_events else self.parser.classifier(operation, "stdout")
         stderr_batch = _ChunkFeed(stderr_classifier.feed)
         stdout_batch = _ChunkFeed(stdout_classifier.feed) if stdout_classifier else None
-        live = LiveLog(self._log_line)
+        raw = None if self.raw_dir is None else RawStreams(self.raw_dir, f"attempt{attempt}")
+        live = AgentLog.for_attempt(
+            self._log_line, agent_format, self.parser.rules, operation, raw=raw
+        )
 
         def on_stdout(line: str) -> None:
             if stdout_batch is not None:
                 stdout_batch.add(line)
             else:
                 events.feed(line)
-            live.line(line)
+            live.stdout(line)
 
         def on_stderr(line: str) -> None:
             stderr_batch.add(line)
-            live.line("[stderr] " + line)
+            live.stderr(line)
 
         try:
             runner = Runner(
@@ -118,6 +124,8 @@ class AttemptRunner:
         if self._killed:
             runner.kill()
         argv_shown = " ".join(invocation.argv[:3]) + (" …" if len(invocation.argv) > 3 else "")
+        with self.group(f"prompt: {operation or 'agent'} attempt {attempt}"):
+            self._log_line(redact(request.prompt))
         with self.group(f"{agent_format.name} output: {operation or 'agent'} attempt {attempt}"):
             self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
             try:
