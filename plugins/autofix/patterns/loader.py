@@ -200,7 +200,7 @@ class PatternStore:
             if self._explicit is not None or os.environ.get(PATTERNS_ENV):
                 log.warning("autofix patterns: %s not found; using the built-in defaults", path)
             else:
-                log.info("autofix patterns: no pattern file; using the built-in defaults")
+                log.info("autofix patterns: no pattern file; %s", rule_count(self._defaults))
             self._current = self._defaults
             return
         assert path is not None
@@ -217,13 +217,18 @@ class PatternStore:
                 log.warning("autofix patterns: ignoring invalid edit, keeping %s: %s", kept, exc)
             return
         self._current = loaded
-        mode = "extending" if loaded.settings.mode == "extend" else "replacing"
-        log.info(
-            "autofix patterns: using %s (%d rules, %s the built-in defaults)",
-            path,
-            sum(1 for c in loaded.compiled if not c.trusted),
-            mode,
-        )
+        log.info("autofix patterns: using %s: %s", path, rule_count(loaded))
+
+
+def rule_count(rules: CompiledRules) -> str:
+    """How many rules apply and where they come from, e.g. "3 user + 52 built-in = 55 rules"."""
+    user = sum(1 for c in rules.compiled if not c.trusted)
+    built_in = len(rules.compiled) - user
+    if not user:
+        return f"no user rules; the {built_in} built-in rules apply"
+    if not built_in:
+        return f"{user} user rules apply (they replace the built-in defaults)"
+    return f"{user} user + {built_in} built-in = {len(rules.compiled)} rules apply"
 
 
 _DEFAULT_STORE: PatternStore | None = None
