@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from airflow.sdk import BaseOperator
-from airflow.sdk.exceptions import AirflowException, AirflowFailException
+from airflow.sdk.exceptions import AirflowFailException
 
 from autofix.agents.registry import format_class
-from autofix.config import AutofixConfig, load_config
-from autofix.errors import ConfigError
+from autofix.config import AutofixConfig, load_config, resolve
+from autofix.errors import AgentRetryLater, ConfigError
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
+from autofix.operators.verdicts import earlier_spend, failure_line, remember_try
+from autofix.redact import redact
 from autofix.result import ParseResult, RetryClass
 from autofix.task.agent_task import AgentTask
+from autofix.task.livelog import safe_name
 from autofix.task.spec import AgentTaskSpec, TraceContext, secret_env_values
 from autofix.validation.strategies import check_strategy
 
@@ -51,10 +55,34 @@ def _check_option_names(agent: str, options: dict[str, Any]) -> None:
         )
 
 
+def raw_output_dir(config: AutofixConfig, context: Context) -> Path | None:
+    """Where this try's raw agent output goes: ``<audit.raw_output_dir>/<run>/<task>[.<map
+    index>]/try<n>``; None when the config keeps none."""
+    if not config.audit.raw_output_dir:
+        return None
+    ti = context["ti"]
+    task = ti.task_id
+    map_index = getattr(ti, "map_index", -1)
+    if map_index is not None and map_index >= 0:
+        task += f".{map_index}"
+    return (
+        resolve(config.audit.raw_output_dir)
+        / safe_name(str(context["run_id"]))
+        / safe_name(task)
+        / f"try{ti.try_number}"
+    )
+
+
 def build_recorder(config: AutofixConfig) -> AuditRecorder:
     from autofix.audit.recorder import AuditRecorder
 
     return AuditRecorder.from_config(config)
+
+
+def to_xcom(result: ParseResult) -> dict[str, Any]:
+    """A ParseResult as its XCom: plain JSON, which the UI draws as a tree (a serde-registered
+    class would show as one flat string); ``coerce_result`` turns it back into the model."""
+    return result.model_dump(mode="json")
 
 
 class AIWrapperOperator(BaseOperator):
@@ -64,10 +92,15 @@ class AIWrapperOperator(BaseOperator):
     stderr become one ParseResult, returned to XCom. With ``output_schema`` the final answer is
     validated and corrected through retry-with-feedback inside this task (``max_attempts``).
 
-    Failures raise by class: transient (rate/usage limit, timeout) → an ordinary exception so
-    Airflow ``retries`` apply; permanent (auth, invalid request, budget, refusal, exhausted
-    validation) → ``AirflowFailException``. ``fail_on_error=False`` always returns the result
-    and lets a ``ParseResultBranchOperator`` decide.
+    The XCom is the ParseResult as JSON (a tree in the UI); ``coerce_result``/``pull_result``
+    rebuild the model downstream, and ``run_spec`` returns it to Python callers. Its cost and
+    tokens are summed over every call of the task, earlier Airflow tries included.
+
+    Failures raise by class: transient (rate/usage limit, timeout) → ``AgentRetryLater``, so
+    Airflow's ``retries`` apply and the try logs one line, not a traceback; permanent (auth,
+    invalid request, budget, refusal, exhausted validation) → ``AirflowFailException`` after a
+    line saying what to do next. ``fail_on_error=False`` always returns the result and lets a
+    ``ParseResultBranchOperator`` decide.
 
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
     ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key.
@@ -210,11 +243,11 @@ class AIWrapperOperator(BaseOperator):
             patterns=self.patterns,
         )
 
-    def execute(self, context: Context) -> ParseResult:
-        return self.run_spec(context, self._spec(context))
+    def execute(self, context: Context) -> dict[str, Any]:
+        return to_xcom(self.run_spec(context, self._spec(context)))
 
     def run_spec(self, context: Context, spec: AgentTaskSpec) -> ParseResult:
-        """Run ``spec`` as this task: log, audit, push the verdict, raise by retry class."""
+        """Run ``spec`` as this task: log, audit, keep the verdict, raise by retry class."""
         config = load_task_config(spec.operation, self.config_path)
         self._mask_env(spec.env)
         recorder = build_recorder(config) if self.audit else None
@@ -224,12 +257,16 @@ class AIWrapperOperator(BaseOperator):
             trace=task_trace(context),
             recorder=recorder,
             log=self.log,  # type: ignore[arg-type]
+            raw_dir=raw_output_dir(config, context),
         )
         self._task = task
         try:
             result = self._run(context, task)
         finally:
             self._task = None
+        try_number = context["ti"].try_number
+        spend = earlier_spend(context, self.log)  # type: ignore[arg-type]
+        result = result.with_spend(spend + [call.spend(try_number) for call in task.calls])
         self._log_summary(result)
         return self._finish(context, result)
 
@@ -237,14 +274,19 @@ class AIWrapperOperator(BaseOperator):
         return task.run()
 
     def _finish(self, context: Context, result: ParseResult) -> ParseResult:
+        ti = context["ti"]
+        verdict = "success" if result.success else redact(failure_line(result, self, ti))
+        remember_try(context, result, verdict, self.log)  # type: ignore[arg-type]
         if result.success or not self.fail_on_error:
             return result
         # Keep the verdict readable downstream even though the task fails.
-        context["ti"].xcom_push(key=FAILED_RESULT_KEY, value=result)
-        message = result.error_message or f"[{self.operation}] {result.status.value}"
+        ti.xcom_push(key=FAILED_RESULT_KEY, value=to_xcom(result))
         if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
-            raise AirflowException(message)
-        raise AirflowFailException(message)
+            raise AgentRetryLater(verdict, result)  # Airflow logs the line, no traceback
+        self.log.error("%s", verdict)
+        raise AirflowFailException(
+            result.error_message or f"[{self.operation}] {result.status.value}"
+        )
 
     def _log_summary(self, result: ParseResult) -> None:
         verdict = "SUCCESS" if result.success else f"FAILED ({result.status.value})"
@@ -256,8 +298,15 @@ class AIWrapperOperator(BaseOperator):
             f"  stderr: {result.noise_lines} noise line(s) suppressed, "
             f"{result.error_lines} error line(s), patterns: {result.patterns_source}",
             f"  cost ${result.cost_usd or 0:.4f}, tokens in {tokens.input_tokens} "
-            f"out {tokens.output_tokens}",
+            f"out {tokens.output_tokens}"
+            + (f" (sum of {len(result.per_attempt)} calls)" if result.per_attempt else ""),
         ]
+        for item in result.per_attempt:
+            lines.append(
+                f"    try {item.try_number} call {item.attempt}: {item.status.value}, "
+                f"${item.cost_usd or 0:.4f}, tokens in {item.usage.input_tokens} "
+                f"out {item.usage.output_tokens}"
+            )
         if result.repairs:
             lines.append(f"  repairs: {', '.join(result.repairs)}")
         for block in result.errors[:3]:
