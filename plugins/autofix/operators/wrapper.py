@@ -295,8 +295,8 @@ class AIWrapperOperator(BaseOperator):
             f"autofix verdict: {verdict} [{self.operation}]",
             f"  exit code {result.exit_code}, run status {result.run_status}, "
             f"attempts {result.attempts}, retry class {result.retry_class.value}",
-            f"  stderr: {result.noise_lines} noise line(s) suppressed, "
-            f"{result.error_lines} error line(s), patterns: {result.patterns_source}",
+            f"  stderr: {result.noise_lines} noise line(s), {result.error_lines} error line(s) "
+            f"(marked [noise: rule] / [error: rule] above), patterns: {result.patterns_source}",
             f"  cost ${result.cost_usd or 0:.4f}, tokens in {tokens.input_tokens} "
             f"out {tokens.output_tokens}"
             + (f" (sum of {len(result.per_attempt)} calls)" if result.per_attempt else ""),
