@@ -84,7 +84,8 @@ with DAG(
             items={"type": ["string", "object"]},  # a JSON editor: paths or objects
             title="More projects",
             description='Fixed in parallel: paths, or objects like {"project_path": "/repos/api", '
-            '"agent": "codex"} that override any setting for that project. Empty: none.',
+            '"agent": "codex"} that override any setting for that project ("name" sets how the '
+            "run shows it; default: its folder name). Empty: none.",
         ),
         "work_branch": Param(
             DEFAULT_WORK_BRANCH,

@@ -202,7 +202,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
     with steps.step("open a fix task's log"):
         page.goto(sc.url(f"/tasks/{FIX_1}/mapped/0"))
         log = sc.read_log(page)
-        page.set_viewport_size({"width": 1400, "height": 1150})
+        page.set_viewport_size({"width": 1400, "height": 1350})
         sc.shoot(page, "fix-log")
         assert "fix_1" in page.url
     sc.facts["fix_log_chars"] = len(log)
@@ -231,7 +231,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
     with steps.step("open the usage-limit try's log"):
         page.goto(sc.url(f"/tasks/{FIX_2}/mapped/0?try_number=1"))
         retry_log = sc.read_log(page)
-        page.set_viewport_size({"width": 1400, "height": 1150})
+        page.set_viewport_size({"width": 1400, "height": 1350})
         sc.shoot(page, "usage-limit-try-1")
     with steps.step("usage-limit try: one retry line, no traceback"):
         lines = RETRY_LINE.findall(retry_log)
