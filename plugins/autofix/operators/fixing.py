@@ -37,6 +37,7 @@ from autofix.fixing.summary import agent_calls, render_summary, summarize, write
 from autofix.fixing.testconfig import TestConfig, cache_for, choose_checks
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
+from autofix.redact import redact
 from autofix.result import ParseResult
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ class _ProjectAgentOperator(AIWrapperOperator):
         try:
             call = self.planned_call(context)
         except Exception as exc:  # execute asks again and fails with the real reason
-            self.log.warning("the prompt could not be built yet: %s", exc)
+            self.log.warning("the prompt could not be built yet: %s", redact(str(exc)))
             return
         self.prompt = call.prompt or f"(no agent call: {call.reason})"
 
@@ -243,7 +244,7 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
     def execute(self, context: Context) -> dict[str, Any] | None:  # type: ignore[override]
         call = self.planned_call(context)
         if call.prompt is None:
-            self.log.info("%s: no agent call", call.reason)
+            self.log.info("%s: no agent call", redact(call.reason))
             return None
         result = self.run_for(context, call)
         project = Path(call.prepared.plan.project_path)
@@ -284,11 +285,11 @@ class DiscoverTestsOperator(_ProjectAgentOperator):
         if call.prompt is None:
             lookup = cache.get(plan.project_path)
             if lookup.config is not None:
-                self.log.info("%s: no agent call", call.reason)
+                self.log.info("%s: no agent call", redact(call.reason))
                 ti.xcom_push(key=TEST_CONFIG_KEY, value=lookup.config.model_dump(mode="json"))
                 return None
             call = replace(call, prompt=discover_prompt(plan))  # the entry went stale meanwhile
-        self.log.info("test config %s", call.reason)
+        self.log.info("test config %s", redact(call.reason))
         result = self.run_for(context, call)
         try:
             test_config = TestConfig.model_validate(result.data)

@@ -14,6 +14,7 @@ import math
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from autofix.redact import redact
 from autofix.result import AttemptSpend, ParseResult, RetryClass, Status
 
 if TYPE_CHECKING:
@@ -111,7 +112,11 @@ def earlier_spend(context: Context, log: logging.Logger) -> list[AttemptSpend]:
         try:
             value = store.get(TRY_KEY.format(number))
         except Exception as exc:  # the state store is a record, never a reason to fail
-            log.warning("cannot read try %d's verdict from the task state store: %s", number, exc)
+            log.warning(
+                "cannot read try %d's verdict from the task state store: %s",
+                number,
+                redact(str(exc)),
+            )
             continue
         entries = value.get("per_attempt") if isinstance(value, dict) else None
         for entry in entries if isinstance(entries, list) else []:
@@ -143,4 +148,4 @@ def remember_try(context: Context, result: ParseResult, verdict: str, log: loggi
     try:
         store.set(TRY_KEY.format(try_number), {k: v for k, v in value.items() if v is not None})
     except Exception as exc:  # the state store is a record, never a reason to fail
-        log.warning("cannot keep this try's verdict in the task state store: %s", exc)
+        log.warning("cannot keep this try's verdict in the task state store: %s", redact(str(exc)))
