@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 LLM_STAMP := $(VENV)/.installed-local-llm
 export AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES := airflow.* autofix.*
 
-.PHONY: venv test lint typecheck pytest demo up clean llm-up llm-down llm-status agent-clis
+.PHONY: venv test lint typecheck pytest chromium demo up clean llm-up llm-down llm-status agent-clis
 
 venv: $(STAMP)
 
@@ -33,7 +33,20 @@ typecheck: $(STAMP)
 pytest: $(LLM_STAMP) agent-clis
 	$(BIN)/pytest
 
-test: lint typecheck pytest
+# The browser test (tests/test_ui_browser.py) drives Debian's Chromium through Playwright; nothing
+# is downloaded at run time. Installed once when missing, which needs root and apt-get; when it
+# cannot be installed the test is skipped and says why.
+chromium:
+	@if [ -x /usr/bin/chromium ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "==> installing chromium (Debian package) for the browser test"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+			|| echo "chromium could not be installed: the browser test will be skipped"; \
+	else \
+		echo "chromium is missing and installing it needs root and apt-get: the browser test will be skipped"; \
+	fi
+
+test: lint typecheck chromium pytest
 
 demo: $(STAMP) $(if $(filter local,$(AGENT)),$(LLM_STAMP))
 	@bash scripts/demo.sh

@@ -1,9 +1,9 @@
 """autonomous_fixing: an AI agent fixes a repository's lint, type and test failures, one verified
 commit at a time, until the checks pass or it stops making progress.
 
-    plan ─► fix_project[i] (one mapped group per project):
+    plan ─► fix_project[i] (one mapped group per project, its map index named after it):
               prepare → configure_hooks → discover_tests → check_0
-                → fix_1 → check_1 → … → fix_N → check_N → summary
+                → iteration_1 (fix_1 → check_1) → … → iteration_N (fix_N → check_N) → summary
 
 Every agent call (configure_hooks, discover_tests, fix_k) is its own task with its own log.
 fix_k skips once the checks are clean, the circuit breaker tripped (2 iterations without a new
@@ -15,13 +15,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pendulum
-from airflow.sdk import DAG, Param, task_group
+from airflow.sdk import DAG, Param, TaskGroup, task_group
 
 from autofix.agents.registry import coding_agents
 from autofix.config import load_config
 from autofix.fixing.checks.model import KNOWN_CHECKS
 from autofix.fixing.plan import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
 from autofix.operators.fixing import (
+    MAP_INDEX_TEMPLATE,
     CheckOperator,
     ConfigureHooksOperator,
     DiscoverTestsOperator,
@@ -29,6 +30,7 @@ from autofix.operators.fixing import (
     PlanProjectsOperator,
     PrepareOperator,
     SummaryOperator,
+    iteration_group,
 )
 
 CONFIG = load_config()  # schedule, retries and the number of unrolled iterations
@@ -82,7 +84,8 @@ with DAG(
             items={"type": ["string", "object"]},  # a JSON editor: paths or objects
             title="More projects",
             description='Fixed in parallel: paths, or objects like {"project_path": "/repos/api", '
-            '"agent": "codex"} that override any setting for that project. Empty: none.',
+            '"agent": "codex"} that override any setting for that project ("name" sets how the '
+            "run shows it; default: its folder name). Empty: none.",
         ),
         "work_branch": Param(
             DEFAULT_WORK_BRANCH,
@@ -158,7 +161,9 @@ with DAG(
 ) as dag:
     plan = PlanProjectsOperator(task_id="plan", max_iterations_cap=UNROLLED)
 
-    @task_group(group_id="fix_project")
+    # Every task of a project shows the project's name as its map index, not 0, 1, ...
+    # Each fix/check pair is a group: the Graph view folds it ("+ 2 Tasks") until opened.
+    @task_group(group_id="fix_project", default_args={"map_index_template": MAP_INDEX_TEMPLATE})
     def fix_project(project: dict[str, object]) -> None:
         prepare = PrepareOperator(task_id="prepare", plan=project)
         hooks = ConfigureHooksOperator(task_id="configure_hooks", **AGENT_RETRIES)
@@ -166,8 +171,9 @@ with DAG(
         previous = CheckOperator(task_id="check_0", iteration=0)
         prepare >> hooks >> discover >> previous
         for n in range(1, UNROLLED + 1):
-            fix = FixOperator(task_id=f"fix_{n}", iteration=n, **AGENT_RETRIES)
-            check = CheckOperator(task_id=f"check_{n}", iteration=n)
+            with TaskGroup(iteration_group(n), tooltip=f"fix_{n}, then check_{n}"):
+                fix = FixOperator(task_id=f"fix_{n}", iteration=n, **AGENT_RETRIES)
+                check = CheckOperator(task_id=f"check_{n}", iteration=n)
             previous >> fix >> check
             previous = check
         previous >> SummaryOperator(task_id="summary", iterations=UNROLLED)

@@ -43,9 +43,37 @@ class DagRunOutcome:
     task_states: dict[str, str]
     try_numbers: dict[str, int]
     xcoms: dict[str, Any] = field(default_factory=dict)
+    map_names: dict[str, str | None] = field(default_factory=dict)  # rendered map indexes
 
     def xcoms_by_key(self, task_id: str, key: str) -> Any:
         return _xcom_values(self.dag_id, self.run_id, key).get(task_id)
+
+    def rendered_fields(self, task_id: str, map_index: int = -1) -> dict[str, Any]:
+        """What the Rendered Templates tab shows for the task instance."""
+        from airflow.models.renderedtifields import RenderedTaskInstanceFields
+        from airflow.utils.session import create_session
+
+        with create_session() as session:
+            row = (
+                session.query(RenderedTaskInstanceFields)
+                .filter_by(dag_id=self.dag_id, run_id=self.run_id, task_id=task_id)
+                .filter_by(map_index=map_index)
+                .one_or_none()
+            )
+            return dict(row.rendered_fields) if row is not None else {}
+
+    def state_store(self, task_id: str, map_index: int = -1) -> dict[str, Any]:
+        """The task instance's Task State Store: key → JSON value (kept across its tries)."""
+        import json
+
+        from airflow.models.task_state_store import TaskStateStoreModel
+        from airflow.utils.session import create_session
+
+        with create_session() as session:
+            rows = session.query(TaskStateStoreModel).filter_by(
+                dag_id=self.dag_id, run_id=self.run_id, task_id=task_id, map_index=map_index
+            )
+            return {row.key: json.loads(row.value) for row in rows}
 
 
 def run_dag(dag_id: str, source: str, conf: dict[str, Any] | None = None) -> DagRunOutcome:
@@ -79,6 +107,11 @@ def run_dag_file(dag_file: Path, conf: dict[str, Any] | None = None) -> DagRunOu
         task_states={_key(ti.task_id, ti.map_index): str(ti.state) for ti in instances},
         try_numbers={_key(ti.task_id, ti.map_index): int(ti.try_number) for ti in instances},
         xcoms=_xcom_values(dag.dag_id, dag_run.run_id, "return_value"),
+        map_names={
+            _key(ti.task_id, ti.map_index): ti.rendered_map_index
+            for ti in instances
+            if ti.map_index is not None and ti.map_index >= 0
+        },
     )
 
 

@@ -35,7 +35,10 @@ VIEWPORT = {"width": 1400, "height": 1000}
 def missing_browser_reason() -> str | None:
     """Why the browser tests cannot run here, or None."""
     if not CHROMIUM.exists() and shutil.which("chromium") is None:
-        return "needs /usr/bin/chromium (Debian: apt-get install -y chromium)"
+        return (
+            "needs /usr/bin/chromium: `make chromium` (called by `make test`) installs the Debian "
+            "package, which takes root and apt-get; neither was possible here"
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:

@@ -237,14 +237,14 @@ def test_airflow_stats_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_one_json_log_line_per_attempt(caplog: pytest.LogCaptureFixture) -> None:
+def test_one_compact_log_line_per_attempt(caplog: pytest.LogCaptureFixture) -> None:
+    interaction = known_history()[1]
     with caplog.at_level("INFO", logger="autofix.audit"):
-        log_attempt(known_history()[1])
+        log_attempt(interaction)
     [record] = caplog.records
-    line = json.loads(record.getMessage())
-    assert (
-        line["event"] == "autofix.attempt" and line["trace_id"] == "run-a" and line["attempt"] == 1
-    )
-    assert (
-        line["error_categories"] == ["type_mismatch", "required_missing"] and line["final"] is False
-    )
+    line = record.getMessage()
+    assert "\n" not in line and len(line) < 200, line
+    assert line.startswith(f"audit: {interaction.operation} attempt 1 (")
+    assert "(type_mismatch, required_missing)" in line
+    assert f"record {interaction.envelope.envelope_id[:12]}" in line
+    assert "{" not in line  # a summary, not the record as JSON

@@ -17,6 +17,7 @@ from autofix.fixing import gitops
 from autofix.fixing.checks.model import error_count
 from autofix.fixing.checks.run import run_checks
 from autofix.fixing.plan import HOOKS_FILE
+from autofix.operators.results import coerce_result
 from autofix.result import ParseResult, Status
 
 pytestmark = pytest.mark.airflow
@@ -25,6 +26,23 @@ ROOT = Path(__file__).resolve().parent.parent
 DAG_FILE = ROOT / "airflow_dags" / "autonomous_fixing.py"
 SAMPLE = ROOT / "examples" / "sample_project"
 G = "fix_project."  # the mapped task group
+
+
+def fix(n: int) -> str:
+    return f"{G}iteration_{n}.fix_{n}"  # each fix/check pair has its own group
+
+
+def check(n: int) -> str:
+    return f"{G}check_0" if n == 0 else f"{G}iteration_{n}.check_{n}"
+
+
+def result_of(outcome: DagRunOutcome, task: str) -> ParseResult:
+    value = outcome.xcoms[task]
+    assert isinstance(value, dict) and "__classname__" not in value  # a JSON tree in the UI
+    result = coerce_result(value, task)
+    assert result is not None
+    return result
+
 
 FIXES_COMMITS = [
     "Add pre-commit hooks for ruff, mypy and pytest",
@@ -85,7 +103,9 @@ HOOKS_OK = """
 
 
 def summary_of(outcome: DagRunOutcome, index: int = 0) -> dict[str, Any]:
-    value = outcome.xcoms_by_key(f"{G}summary[{index}]", "summary")
+    task = f"{G}summary[{index}]"
+    # The return value when the summary task succeeded, else the one it kept under "summary".
+    value = outcome.xcoms.get(task) or outcome.xcoms_by_key(task, "summary")
     assert isinstance(value, dict), f"no summary for map index {index}"
     return value
 
@@ -99,13 +119,17 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     states = outcome.task_states
     assert outcome.state == "success", states
     for n in range(1, 6):
-        assert states[f"{G}fix_{n}[0]"] == "success"
-        assert states[f"{G}check_{n}[0]"] == "success"
-    assert states[f"{G}fix_6[0]"] == "skipped"  # clean after check_5
-    assert states[f"{G}check_6[0]"] == "skipped"
-    # The usage limit on the second fix raised an ordinary exception: Airflow retried it.
-    assert outcome.try_numbers[f"{G}fix_2[0]"] == 2
-    assert outcome.try_numbers[f"{G}fix_1[0]"] == 1
+        assert states[f"{fix(n)}[0]"] == "success"
+        assert states[f"{check(n)}[0]"] == "success"
+    assert states[f"{fix(6)}[0]"] == "skipped"  # clean after check_5
+    assert states[f"{check(6)}[0]"] == "skipped"
+    # The usage limit on the second fix ended its first try: Airflow retried it.
+    assert outcome.try_numbers[f"{fix(2)}[0]"] == 2
+    assert outcome.try_numbers[f"{fix(1)}[0]"] == 1
+    # Every task that ran shows the project's name as its map index (fix_6 too, which ran to
+    # skip itself); check_6, skipped by the scheduler, never ran to be named.
+    unnamed = {k for k, v in outcome.map_names.items() if v != "sample_project"}
+    assert unnamed == {f"{check(6)}[0]"}, outcome.map_names
 
     # Real commits on the work branch, one per fix, in FIXES.md order; the checks pass.
     assert gitops.current_branch(project) == "autofix/fixes"
@@ -115,18 +139,32 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     assert error_count(run_checks(project, ["ruff", "mypy", "pytest"])) == 0
 
     # configure_hooks: stderr deprecation noise did not fail it; the file is verified.
-    hooks = outcome.xcoms[f"{G}configure_hooks[0]"]
-    assert isinstance(hooks, ParseResult) and hooks.success and hooks.noise_lines >= 3
+    hooks = result_of(outcome, f"{G}configure_hooks[0]")
+    assert hooks.success and hooks.noise_lines >= 3
     assert (project / HOOKS_FILE).is_file()
-    # discover_tests: the malformed first answer was corrected by the feedback retry.
-    discovered = outcome.xcoms[f"{G}discover_tests[0]"]
+    # discover_tests: the malformed first answer was corrected by the feedback retry; its
+    # cost is both attempts' (0.0118 + 0.0041), each attempt's kept.
+    discovered = result_of(outcome, f"{G}discover_tests[0]")
     assert discovered.success and discovered.attempts == 2
     assert discovered.data["checks"] == ["ruff", "mypy", "pytest"]
+    assert discovered.cost_usd == pytest.approx(0.0159)
+    assert [s.cost_usd for s in discovered.per_attempt] == [0.0118, 0.0041]
+    # fix_2: the usage-limited try and the one that fixed it, summed; the fix's commit.
+    fix_2 = outcome.xcoms[f"{fix(2)}[0]"]
+    assert [c["subject"] for c in fix_2["commits"]] == ["Sort imports in pricing module"]
+    tries = [(s["try_number"], s["status"]) for s in fix_2["per_attempt"]]
+    assert tries == [(1, "limit_reached"), (2, "completed")]
+    assert fix_2["cost_usd"] == pytest.approx(0.0198)
+    # The prompt built at run time is a rendered field (the Rendered Templates tab).
+    assert "[ruff F401]" in outcome.rendered_fields(fix(1), map_index=0)["prompt"]
+    verdicts = outcome.state_store(fix(2), map_index=0)
+    assert verdicts["try_1"]["verdict"].startswith("transient (")
+    assert verdicts["try_2"]["verdict"] == "success"
 
-    check_0 = outcome.xcoms[f"{G}check_0[0]"]
+    check_0 = outcome.xcoms[f"{check(0)}[0]"]
     assert check_0["initial_errors"] == 5
     assert check_0["snapshot"]["by_tool"] == {"ruff": 3, "mypy": 1, "pytest": 1}
-    assert outcome.xcoms[f"{G}check_5[0]"]["verdict"]["state"] == "clean"
+    assert outcome.xcoms[f"{check(5)}[0]"]["verdict"]["state"] == "clean"
 
     summary = summary_of(outcome)
     assert summary["outcome"] == "clean"
@@ -146,8 +184,9 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
 
     log = capfd.readouterr().out
     assert "fix_2: new HEAD" in log and "errors 4 → 3" in log
-    assert "DEP0040" in log  # the noise is in the log, shown, not fatal
+    assert "[noise: node-warning] (node:" in log  # the noise is in the log, marked, not fatal
     assert "loop: clean: all checks pass" in log
+    assert "transient (limit reached): Airflow retries in 1 s, try 1 of 3" in log
 
 
 def test_circuit_breaker_stops_an_agent_that_never_commits(
@@ -169,10 +208,10 @@ def test_circuit_breaker_stops_an_agent_that_never_commits(
     assert outcome.state == "failed"
     assert states[f"{G}configure_hooks[0]"] == "success"  # file present: no agent call
     assert outcome.xcoms.get(f"{G}configure_hooks[0]") is None
-    assert states[f"{G}fix_1[0]"] == states[f"{G}fix_2[0]"] == "success"
-    assert states[f"{G}fix_3[0]"] == "skipped"
+    assert states[f"{fix(1)}[0]"] == states[f"{fix(2)}[0]"] == "success"
+    assert states[f"{fix(3)}[0]"] == "skipped"
     assert states[f"{G}summary[0]"] == "failed"
-    status = outcome.xcoms[f"{G}check_2[0]"]
+    status = outcome.xcoms[f"{check(2)}[0]"]
     assert status["verdict"]["state"] == "tripped"
     assert "no new commit" in status["verdict"]["reason"]
     summary = summary_of(outcome)
@@ -209,9 +248,13 @@ def test_projects_are_mapped_and_discover_tests_is_cached(home: Path) -> None:
     assert first.state == "success", first.task_states
     for index in (0, 1):
         assert first.task_states[f"{G}summary[{index}]"] == "success"
-        assert first.task_states[f"{G}fix_1[{index}]"] == "skipped"  # clean from the start
-        assert first.xcoms[f"{G}discover_tests[{index}]"].success
+        assert first.task_states[f"{fix(1)}[{index}]"] == "skipped"  # clean from the start
+        assert result_of(first, f"{G}discover_tests[{index}]").success
+        # discover_tests' answer travels once, in its result (no separate test_config)
+        assert first.xcoms_by_key(f"{G}discover_tests[{index}]", "test_config") is None
     assert [summary_of(first, i)["project_path"] for i in (0, 1)] == [str(one), str(two)]
+    assert first.map_names[f"{G}summary[0]"] == "one-repo"
+    assert first.map_names[f"{fix(1)}[1]"] == "two-repo"
     cache_files = sorted((home / "logs" / "autofix" / "cache").glob("test_config-*.json"))
     assert len(cache_files) == 2
 

@@ -65,6 +65,15 @@ def test_plan_merges_params_projects_and_config(
     assert [p.project_path for p in plan_projects({}, config, run_id="r")] == ["/repos/x"]
 
 
+def test_each_project_gets_a_name_for_the_run(tmp_path: Path) -> None:
+    """The map index shows it: the folder's name, unique in the run, or the entry's own."""
+    params = {
+        "projects": ["/repos/api", "/old/api", {"project_path": "/repos/web", "name": "site"}]
+    }
+    plans = plan_projects(params, AutofixConfig(), run_id="r")
+    assert [p.name for p in plans] == ["api", "api (2)", "site"]
+
+
 def test_plan_rejects_nothing_to_do_duplicates_and_bad_values() -> None:
     config = AutofixConfig()
     with pytest.raises(FixingError, match="no project to fix"):

@@ -12,6 +12,7 @@ import pytest
 from airflow_support import run_dag, try_history
 
 from autofix.audit.stores.jsonl import JsonlStore
+from autofix.operators.results import coerce_result
 from autofix.result import ParseResult, Status
 
 pytestmark = pytest.mark.airflow
@@ -56,7 +57,10 @@ def stubborn_scenario(tmp_path: Path) -> str:
 
 
 def test_noise_only_succeeds_and_result_round_trips(
-    dag_header: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+    dag_header: str,
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     outcome = run_dag(
         "op_noise",
@@ -68,15 +72,25 @@ with DAG("op_noise", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as
 """,
     )
     assert outcome.state == "success"
-    result = outcome.xcoms["configure_hooks"]
+    value = outcome.xcoms["configure_hooks"]
+    # Plain JSON, which the UI draws as a tree; readers rebuild the model from it.
+    assert isinstance(value, dict) and "__classname__" not in value
+    assert value["cost_usd"] == pytest.approx(0.0213)
+    result = coerce_result(value)
     assert isinstance(result, ParseResult)
     assert result.success and result.status is Status.COMPLETED
     assert result.noise_lines >= 5 and result.error_lines == 0
     assert result.cost_usd == pytest.approx(0.0213)
     assert result.usage.input_tokens == 4200
     log = capfd.readouterr().out
+    assert "::group::prompt: configure_hooks attempt 1" in log
     assert "::group::sim output: configure_hooks attempt 1" in log
-    assert "DEP0040" in log  # the agent's stderr streamed into the task log
+    assert "[noise: node-warning] (node:" in log  # the agent's stderr, marked with its rule
+    assert "assistant: All 5 tests pass." in log and "tool: Bash python -m pytest -q" in log
+    assert '{"type":' not in log  # the transcript, not the raw events
+    audit = [r.getMessage() for r in caplog.records if r.name == "autofix.audit"]
+    assert len(audit) == 1 and "{" not in audit[0]  # one compact line, not the record's JSON
+    assert audit[0].startswith("audit: configure_hooks attempt 1 (sim) · completed · $0.0213")
     assert "autofix verdict: SUCCESS [configure_hooks]" in log
     records = list(JsonlStore(tmp_path / "audit.jsonl").iter_all())
     assert [r.envelope.operation for r in records] == ["configure_hooks"]
@@ -96,14 +110,17 @@ with DAG("op_traceback", schedule=None, start_date=pendulum.datetime(2025, 1, 1)
     )
     assert outcome.state == "failed"
     assert outcome.task_states["configure_hooks"] == "failed"
-    failed = outcome.xcoms_by_key("configure_hooks", "parse_result")
-    assert not failed.success
+    failed = coerce_result(outcome.xcoms_by_key("configure_hooks", "parse_result"))
+    assert failed is not None and not failed.success
     assert "KeyError: 'repos'" in failed.error_message
     assert failed.error_message.startswith("[configure_hooks] ")
 
 
 def test_usage_limit_is_retried_by_airflow_and_auth_failure_is_not(
-    dag_header: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    dag_header: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
 ) -> None:
     # The scripted usage limit resets 2-3 s after it is hit; the 1 s cap is what is checked.
     monkeypatch.setenv("AUTOFIX__AGENTS__MAX_RETRY_WAIT_SECONDS", "1")
@@ -133,7 +150,7 @@ with DAG("op_retries", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) 
 """,
     )
     assert outcome.task_states["fix"] == "success"
-    assert outcome.try_numbers["fix"] == 2  # the usage limit raised an ordinary exception
+    assert outcome.try_numbers["fix"] == 2  # the usage limit ended the try: Airflow retried
     # The reset time in the output set the retry's delay (Airflow 3.3 retry_policy), capped.
     first = try_history(outcome, "fix")[1]
     assert first.retry_delay_override == 1.0
@@ -142,7 +159,27 @@ with DAG("op_retries", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) 
     assert (second_start - first.end_date).total_seconds() >= 1.0
     assert outcome.task_states["auth"] == "failed"
     assert outcome.try_numbers["auth"] == 1  # permanent: AirflowFailException, no retry
-    assert outcome.xcoms_by_key("auth", "parse_result").status is Status.AUTH_FAILED
+    auth = coerce_result(outcome.xcoms_by_key("auth", "parse_result"))
+    assert auth is not None and auth.status is Status.AUTH_FAILED
+
+    # One line for the transient try, no traceback; the permanent one says what to do next.
+    log = capfd.readouterr().out
+    retry_line = "transient (usage limit): Airflow retries in 1 s, try 1 of 3"
+    assert f"Task exited exit_code={retry_line}" in log or retry_line in log, log[-3000:]
+    assert "AgentRetryLater" not in log  # no traceback names it
+    assert "permanent (auth failed): " in log and "Next: check the agent's credentials" in log
+
+    # Each try's verdict stays readable after the retry; the result sums both tries.
+    store = outcome.state_store("fix")
+    assert store["try_1"]["verdict"] == retry_line
+    assert store["try_2"]["verdict"] == "success"
+    fix = coerce_result(outcome.xcoms["fix"])
+    assert fix is not None
+    assert [(s.try_number, s.status) for s in fix.per_attempt] == [
+        (1, Status.LIMIT_REACHED),
+        (2, Status.COMPLETED),
+    ]
+    assert fix.usage.output_tokens == sum(s.usage.output_tokens for s in fix.per_attempt)
 
 
 def test_branch_routes_to_each_of_the_three_tasks(dag_header: str, tmp_path: Path) -> None:
@@ -204,9 +241,14 @@ with DAG("op_schema", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) a
 """,
     )
     assert outcome.state == "success"
-    result = outcome.xcoms["discover_tests"]
-    assert result.success and result.attempts == 2
+    result = coerce_result(outcome.xcoms["discover_tests"])
+    assert result is not None and result.success and result.attempts == 2
     assert result.data == {"test_command": "pytest -q", "frameworks": ["pytest"]}
+    # Cost and tokens of both attempts, each attempt's own kept.
+    assert [s.attempt for s in result.per_attempt] == [1, 2]
+    costs = [s.cost_usd or 0 for s in result.per_attempt]
+    assert result.cost_usd == pytest.approx(sum(costs)) and costs[0] > 0 and costs[1] > 0
+    assert result.usage.input_tokens == sum(s.usage.input_tokens for s in result.per_attempt)
     store = JsonlStore(tmp_path / "audit.jsonl")
     attempts = sorted(r.result.attempt_number for r in store.iter_all())
     assert attempts == [1, 2]
@@ -243,10 +285,10 @@ with DAG("op_group", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as
     assert states["discover.attempt_3"] == "skipped"
     assert states["discover.succeeded"] == "success"
     assert states["discover.failed"] == "skipped"
-    first = outcome.xcoms["discover.attempt_1"]
-    assert first.status is Status.INVALID_OUTPUT and first.field_errors
-    final = outcome.xcoms["discover.succeeded"]
-    assert final.attempt == 2 and final.data["frameworks"] == ["pytest"]
+    first = coerce_result(outcome.xcoms["discover.attempt_1"])
+    assert first is not None and first.status is Status.INVALID_OUTPUT and first.field_errors
+    final = coerce_result(outcome.xcoms["discover.succeeded"])
+    assert final is not None and final.attempt == 2 and final.data["frameworks"] == ["pytest"]
 
 
 def test_retry_with_feedback_group_fails_with_every_attempt(

@@ -158,6 +158,10 @@ def airflow_services(tmp_path: Path) -> Iterator[tuple[str, Services, Path]]:
         services.stop()
 
 
+def fix(n: int) -> str:
+    return f"fix_project.iteration_{n}.fix_{n}"
+
+
 def test_real_scheduler_runs_the_dag_triggered_through_the_rest_api(
     airflow_services: tuple[str, Services, Path],
 ) -> None:
@@ -208,9 +212,9 @@ def test_real_scheduler_runs_the_dag_triggered_through_the_rest_api(
     assert run["state"] == "success", states
     assert states[("plan", -1)] == ("success", 1)
     for n in (1, 2, 3):  # ruff's three errors, one commit each
-        assert states[(f"fix_project.fix_{n}", 0)][0] == "success"
-    assert states[("fix_project.fix_2", 0)] == ("success", 2)  # usage limit → Airflow retry
-    assert states[("fix_project.fix_4", 0)][0] == "skipped"
+        assert states[(fix(n), 0)][0] == "success"
+    assert states[(fix(2), 0)] == ("success", 2)  # usage limit → Airflow retry
+    assert states[(fix(4), 0)][0] == "skipped"
     assert states[("fix_project.summary", 0)][0] == "success"
     subjects = [c.subject for c in gitops.commits_between(project, "main")]
     assert subjects[1:] == [
@@ -228,16 +232,17 @@ def test_real_scheduler_runs_the_dag_triggered_through_the_rest_api(
         assert response.status_code == 200, response.text
         return json.dumps(response.json()["content"])
 
-    first_try = task_log("fix_project.fix_2", 1)
+    first_try = task_log(fix(2), 1)
     assert "autofix verdict: FAILED (limit_reached) [fix]" in first_try
-    second_try = task_log("fix_project.fix_2", 2)
+    assert "transient (limit reached): Airflow retries in" in first_try
+    second_try = task_log(fix(2), 2)
     assert "autofix verdict: SUCCESS [fix]" in second_try
     assert "new commit" in second_try and "Sort imports in pricing module" in second_try
     summary_log = task_log("fix_project.summary", 1)
     assert "CLEAN: all checks pass" in summary_log
 
     xcom = api.get(
-        f"/dags/{DAG_ID}/dagRuns/{run_id}/taskInstances/fix_project.summary/xcomEntries/summary",
+        f"/dags/{DAG_ID}/dagRuns/{run_id}/taskInstances/fix_project.summary/xcomEntries/return_value",
         params={"map_index": 0, "deserialize": True},
     )
     assert xcom.status_code == 200, xcom.text

@@ -320,15 +320,15 @@ def test_step_wise_parse_results_reach_the_same_decisions_as_the_loop() -> None:
         result = outcome.to_parse_result(
             operation="plan", attempt=index, attempts=policy.max_attempts
         )
-        xcom.append(result.serialize())
-        history = [ParseResult.deserialize(item, 1) for item in xcom]
+        xcom.append(result.model_dump(mode="json"))  # what the operator pushes
+        history = [ParseResult.model_validate(item) for item in xcom]
         decision = policy.decide(history, escalation_used=False)
         if decision.done:
             break
         assert decision.action is Action.RETRY and decision.next_attempt == index + 1
         prompts.append(policy.feedback(history, original_prompt=PROMPT, model=validator.model))
     assert decision.action is Action.ACCEPT and len(xcom) == 3
-    assert ParseResult.deserialize(xcom[-1], 1).data["name"] == "trend_follow"
+    assert ParseResult.model_validate(xcom[-1]).data["name"] == "trend_follow"
     llm = ScriptedLLM(answers)
     generate_and_validate(PROMPT, Strategy, llm)
     assert llm.prompts == prompts
@@ -373,7 +373,9 @@ def test_attempt_loop_resumes_cli_sessions_by_id() -> None:
 
 def test_feedback_from_xcom_history_keeps_schema_hints() -> None:
     outcome = OutputValidator(Strategy).validate(valid_json(indicators=["rsi", "macd"]))
-    restored = ParseResult.deserialize(outcome.to_parse_result(operation="plan").serialize(), 1)
+    restored = ParseResult.model_validate(
+        outcome.to_parse_result(operation="plan").model_dump(mode="json")
+    )
     feedback = AttemptPolicy().feedback([restored], original_prompt=PROMPT, model=Strategy)
     assert (
         "- `indicators` must be an object with a `technical_indicators` array of objects, not a flat array."

@@ -68,6 +68,8 @@ class AuditSettings(_Section):
     required: bool = False
     rotate_max_bytes: int | None = Field(default=64 * 1024 * 1024, ge=1024)
     rotate_daily: bool = False
+    # Each attempt's raw agent stdout/stderr (redacted); the task log shows the transcript.
+    raw_output_dir: str | None = "logs/autofix/raw"
 
 
 class BudgetSettings(_Section):

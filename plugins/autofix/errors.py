@@ -17,7 +17,9 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     ├── AuditWriteError (RuntimeError)     an audit record could not be stored
     ├── FixingError (RuntimeError)         an autonomous-fixing step cannot go on
     ├── GitError (RuntimeError)            a git command failed
-    └── SimError                           the scripted agent's scenario is unusable
+    ├── SimError                           the scripted agent's scenario is unusable
+    └── AgentRetryLater (SystemExit)       a transient agent failure: the task's try ends and
+                                           Airflow retries it, logging one line, no traceback
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from autofix.audit.stores.base import Usage
     from autofix.patterns.loader import Problem
-    from autofix.result import FieldError
+    from autofix.result import FieldError, ParseResult
 
 
 class AutofixError(Exception):
@@ -152,3 +154,20 @@ class GitError(AutofixError, RuntimeError):
 
 class SimError(AutofixError):
     """The scenario or the command line is wrong; the scripted agent exits 2 with this message."""
+
+
+class AgentRetryLater(AutofixError, SystemExit):
+    """An agent try failed for a reason a later try may not meet (usage limit, timeout, ...).
+
+    Also a ``SystemExit``, because that is the one failure Airflow's task runner logs as a single
+    line (``Task exited exit_code=<message>``) instead of a traceback, while still applying the
+    task's retries and retry policy. Also an ``AutofixError`` (an ``Exception``), so code that
+    wraps an autofix operator in ``except Exception`` still catches it. ``result`` is the try's
+    ParseResult; ``message`` (also ``code``) says the kind, what Airflow does next, and when.
+    """
+
+    def __init__(self, message: str, result: ParseResult | None = None) -> None:
+        super().__init__(message)
+        self.code = message
+        self.message = message
+        self.result = result

@@ -324,6 +324,25 @@ class TokenUsage(BaseModel):
     def total(self) -> int:
         return self.input_tokens + self.output_tokens + self.thinking_tokens
 
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cached_input_tokens=self.cached_input_tokens + other.cached_input_tokens,
+            thinking_tokens=self.thinking_tokens + other.thinking_tokens,
+        )
+
+
+class AttemptSpend(BaseModel):
+    """What one agent call of a task cost: an attempt of an Airflow try."""
+
+    try_number: int = 1  # the Airflow try
+    attempt: int = 1  # the call within that try (validation retries)
+    status: Status
+    cost_usd: float | None = None
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    duration_s: float | None = None
+
 
 class ParseResult(BaseModel):
     """The verdict on one agent call. Pushed to XCom; read by branches and the audit."""
@@ -359,6 +378,9 @@ class ParseResult(BaseModel):
     repairs: list[str] = Field(default_factory=list)
     attempt: int = 1
     attempts: int = 1
+    # Every agent call of the task (validation attempts, Airflow tries) when it made several:
+    # ``cost_usd`` and ``usage`` are then their sums.
+    per_attempt: list[AttemptSpend] = Field(default_factory=list)
 
     @field_validator("run_status", mode="before")
     @classmethod
@@ -394,17 +416,33 @@ class ParseResult(BaseModel):
             return Outcome.RETRY
         return Outcome.FAILURE
 
-    # Airflow serde hooks: XCom stores the JSON form and rebuilds the model.
-    __version__ = 1
+    def spend(self, try_number: int = 1) -> AttemptSpend:
+        """This call's own cost, as one entry of ``per_attempt``."""
+        return AttemptSpend(
+            try_number=try_number,
+            attempt=self.attempt,
+            status=self.status,
+            cost_usd=self.cost_usd,
+            usage=self.usage,
+            duration_s=self.duration_s,
+        )
 
-    def serialize(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
-
-    @staticmethod
-    def deserialize(data: dict[str, Any], version: int) -> ParseResult:
-        if version > ParseResult.__version__:
-            raise TypeError(f"ParseResult version {version} is newer than this autofix understands")
-        return ParseResult.model_validate(data)
+    def with_spend(self, spend: list[AttemptSpend]) -> ParseResult:
+        """This verdict with ``cost_usd`` and ``usage`` summed over ``spend`` (kept as
+        ``per_attempt``); unchanged for a single call."""
+        if len(spend) < 2:
+            return self.model_copy(update={"per_attempt": []})
+        costs = [item.cost_usd for item in spend if item.cost_usd is not None]
+        usage = TokenUsage()
+        for item in spend:
+            usage += item.usage
+        return self.model_copy(
+            update={
+                "cost_usd": round(sum(costs), 6) if costs else None,
+                "usage": usage,
+                "per_attempt": list(spend),
+            }
+        )
 
     # The JSON form is what leaves the process (XCom through Airflow's serde, the CLI):
     # redacted again, since a secret may have been registered after construction, and with

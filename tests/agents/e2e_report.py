@@ -62,7 +62,7 @@ def action_of(result: dict[str, Any]) -> str:
     if record.get("exception") is None and "1" in result["tries"]:
         return "success"
     retried = "2" in airflow or airflow.get("1", {}).get("state") == "up_for_retry"
-    if record.get("exception") == "AgentRetryableError" and retried:
+    if record.get("exception") == "AgentRetryLater" and retried:
         return "retry"
     if record.get("exception") == "AgentPermanentError" and not retried:
         return "fail"

@@ -1,8 +1,7 @@
-"""Live signals per attempt: Airflow stats (imported lazily, if installed) and one JSON log line."""
+"""Live signals per attempt: Airflow stats (imported lazily, if installed) and one log line."""
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections import Counter
@@ -157,32 +156,26 @@ def emit_budget_spend(stats: StatsSink, run_cost_usd: float, day_cost_usd: float
         log.warning("could not emit the budget spend metric", exc_info=True)
 
 
-def attempt_log_record(interaction: Interaction) -> dict[str, Any]:
-    """The one JSON log line per attempt: ids, verdict, spend. No prompt or output text."""
+def attempt_log_line(interaction: Interaction) -> str:
+    """The one log line per attempt: what it was, its verdict and spend, and which record holds
+    the rest. No prompt or output text; the audit store has the full record."""
     env, result = interaction.envelope, interaction.result
-    return {
-        "event": "autofix.attempt",
-        "trace_id": env.trace_id,
-        "causation_id": env.causation_id,
-        "envelope_id": env.envelope_id,
-        "envelope_hash": env.envelope_hash,
-        "operation": env.operation,
-        "agent_type": env.agent_type,
-        "model": env.model,
-        "attempt": result.attempt_number,
-        "success": result.success,
-        "status": result.status.value,
-        "validation_passed": result.validation_passed,
-        "error_categories": result.error_categories,
-        "latency_ms": round(result.latency_ms, 3),
-        "input_tokens": result.input_tokens,
-        "output_tokens": result.output_tokens,
-        "thinking_tokens": result.thinking_tokens,
-        "cost_usd": result.cost_usd,
-        "output_hash": result.output_hash,
-        "final": interaction.is_final,
-    }
+    verdict = result.status.value
+    if result.error_categories:
+        verdict += f" ({', '.join(result.error_categories)})"
+    parts = [
+        f"audit: {env.operation} attempt {result.attempt_number}"
+        + (f" ({env.agent_type})" if env.agent_type else ""),
+        verdict,
+        f"${result.cost_usd:.4f}" if result.cost_usd is not None else None,
+        f"tokens in {result.input_tokens} out {result.output_tokens}"
+        if result.input_tokens or result.output_tokens
+        else None,
+        f"{result.latency_ms / 1000:.1f} s",
+        f"record {env.envelope_id[:12]}",
+    ]
+    return " · ".join(part for part in parts if part)
 
 
 def log_attempt(interaction: Interaction, logger: logging.Logger = log) -> None:
-    logger.info(json.dumps(attempt_log_record(interaction), separators=(",", ":"), default=str))
+    logger.info("%s", attempt_log_line(interaction))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -48,6 +49,7 @@ class ProjectPlan(BaseModel):
     agent_options: dict[str, Any] = Field(default_factory=dict)
     test_config_max_age_hours: float = Field(default=24.0, ge=0)
     index: int = 0
+    name: str = ""  # how the run shows the project (the map index): its folder name, unique
 
     @field_validator("agent")
     @classmethod
@@ -103,6 +105,7 @@ def plan_projects(
             "form, or fixing.projects in config/autofix.yaml"
         )
     seen: set[str] = set()
+    names: set[str] = set()
     plans = []
     for index, entry in enumerate(entries):
         merged = {**params, **entry}
@@ -110,6 +113,10 @@ def plan_projects(
         if path in seen:
             raise FixingError(f"project {path} is listed twice; each project runs once per run")
         seen.add(path)
+        name = str(merged.get("name") or Path(path).name or path)
+        if name in names:  # two projects in folders of the same name
+            name = f"{name} ({index + 1})"
+        names.add(name)
         agent = str(merged.get("agent") or "sim")
         max_iterations = int(merged.get("max_iterations") or 5)
         if max_iterations_cap is not None and max_iterations > max_iterations_cap:
@@ -147,6 +154,7 @@ def plan_projects(
                     config.fixing.test_config_max_age_hours if max_age is None else max_age
                 ),
                 index=index,
+                name=name,
             )
         except (ValidationError, ValueError) as exc:
             raise FixingError(f"project {path}: {exc}") from exc

@@ -1,15 +1,19 @@
 """Airflow glue for the ``autonomous_fixing`` DAG: one task per step of ``autofix.fixing``.
 
 Every task after ``plan`` runs inside a task group mapped over the run's projects, so each
-reads its siblings' XComs at its own map index. Agent calls are AIWrapperOperator subclasses:
-each is its own task with its own log, retries and ParseResult, and only fills in the prompt
-and the project's settings at run time.
+reads its siblings' XComs at its own map index; each fix/check pair sits in its own group
+``iteration_<n>`` so the Graph view folds the unrolled loop. Every task names its project in
+``context["project_name"]``, which the group's ``map_index_template`` shows instead of the index.
+Agent calls are AIWrapperOperator subclasses: each is its own task with its own log, retries and
+ParseResult, and builds its prompt when its templates are rendered, so the Rendered Templates tab
+shows it while the task runs.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,28 +36,54 @@ from autofix.fixing.prompts import discover_prompt, fix_prompt, hooks_prompt
 from autofix.fixing.summary import agent_calls, render_summary, summarize, write_summary
 from autofix.fixing.testconfig import TestConfig, cache_for, choose_checks
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
-from autofix.operators.wrapper import AIWrapperOperator, load_task_config
+from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.redact import redact
 from autofix.result import ParseResult
 
 if TYPE_CHECKING:
     from airflow.sdk import Context
+    from jinja2 import Environment
 
 TEST_CONFIG_KEY = "test_config"
-SUMMARY_KEY = "summary"
+SUMMARY_KEY = "summary"  # only when the summary task fails (then it has no return value)
+PROJECT_NAME = "project_name"  # the context key the map_index_template renders
+MAP_INDEX_TEMPLATE = "{{ " + PROJECT_NAME + " }}"
+_ITERATION = re.compile(r"(?:fix|check)_(\d+)")
+_ITERATION_GROUP = re.compile(r"iteration_\d+")
+
+
+def iteration_group(n: int) -> str:
+    """The task group holding fix_<n> and check_<n>."""
+    return f"iteration_{n}"
 
 
 def sibling_id(task_id: str, name: str) -> str:
-    """The id of task ``name`` in the same task group as ``task_id``."""
+    """The id of step ``name`` (prepare, check_0, fix_<n>, check_<n>, summary, ...) of the
+    project that ``task_id`` belongs to: fix/check pairs after check_0 live in their
+    iteration's group, the other steps directly in the project's group."""
     group, _, _ = task_id.rpartition(".")
+    parent, _, last = group.rpartition(".")
+    if _ITERATION_GROUP.fullmatch(last):  # this task is inside an iteration's group
+        group = parent
+    found = _ITERATION.fullmatch(name)
+    if found and int(found.group(1)) > 0:
+        name = f"{iteration_group(int(found.group(1)))}.{name}"
     return f"{group}.{name}" if group else name
 
 
+def name_project(context: Context, plan: ProjectPlan) -> None:
+    """Name this task's map index after its project (the group's ``map_index_template``)."""
+    context[PROJECT_NAME] = plan.name or Path(plan.project_path).name  # type: ignore[literal-required]
+
+
 def pull_prepared(context: Context, task_id: str) -> Prepared:
+    """prepare's result for this task's project; names the project for the map index."""
     raw = pull_here(context, sibling_id(task_id, "prepare"))
     if raw is None:
         raise AirflowFailException("prepare has no result for this project; see its log")
-    return Prepared.model_validate(raw)
+    prepared = Prepared.model_validate(raw)
+    name_project(context, prepared.plan)
+    return prepared
 
 
 def pull_status(context: Context, task_id: str, iteration: int) -> LoopStatus | None:
@@ -62,7 +92,13 @@ def pull_status(context: Context, task_id: str, iteration: int) -> LoopStatus | 
 
 
 def pull_test_config(context: Context, task_id: str) -> TestConfig | None:
-    raw = pull_here(context, sibling_id(task_id, "discover_tests"), key=TEST_CONFIG_KEY)
+    """discover_tests' answer: in its ParseResult when the agent was asked, else the cached
+    config it pushed alone (each is pushed once)."""
+    discover = sibling_id(task_id, "discover_tests")
+    raw = pull_here(context, discover, key=TEST_CONFIG_KEY)
+    if raw is None:
+        result = coerce_result(pull_here(context, discover), discover)
+        raw = result.data if result is not None and result.success else None
     return None if raw is None else TestConfig.model_validate(raw)
 
 
@@ -115,7 +151,9 @@ class PrepareOperator(BaseOperator):
 
     def execute(self, context: Context) -> dict[str, Any]:
         try:
-            prepared = prepare(ProjectPlan.model_validate(self.plan))
+            plan = ProjectPlan.model_validate(self.plan)
+            name_project(context, plan)
+            prepared = prepare(plan)
         except (FixingError, ValueError) as exc:
             raise _fail("prepare", exc) from exc
         how = "created" if prepared.branch_created else "resumed"
@@ -129,26 +167,59 @@ class PrepareOperator(BaseOperator):
         return prepared.model_dump(mode="json")
 
 
+@dataclass(frozen=True)
+class AgentCall:
+    """What to ask this project's agent; ``prompt`` None: no call is needed, for ``reason``."""
+
+    prepared: Prepared
+    prompt: str | None
+    timeout: float
+    reason: str = ""
+
+
 class _ProjectAgentOperator(AIWrapperOperator):
-    """An agent call on this map index's project; agent, cwd and options come from prepare."""
+    """An agent call on this map index's project; agent, cwd and options come from prepare.
+
+    ``agent_call`` decides the prompt when the templates are rendered (before ``execute``), so
+    the Rendered Templates tab shows it during the run; being built after Jinja ran, error text
+    quoted in it is never read as a template."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("prompt", "")
         super().__init__(**kwargs)
+        self._call: AgentCall | None = None
 
-    def run_for(
-        self, context: Context, plan: ProjectPlan, prompt: str, timeout: float
-    ) -> ParseResult:
-        """Run the agent on this project. The prompt is built at run time, after template
-        rendering, so error text quoted in it is never read as Jinja."""
+    def agent_call(self, context: Context) -> AgentCall:
+        raise NotImplementedError
+
+    def planned_call(self, context: Context) -> AgentCall:
+        if self._call is None:
+            self._call = self.agent_call(context)
+        return self._call
+
+    def render_template_fields(
+        self, context: Context, jinja_env: Environment | None = None
+    ) -> None:
+        super().render_template_fields(context, jinja_env)
+        self._call = None  # a new try plans anew (dag.test() reuses the operator)
+        try:
+            call = self.planned_call(context)
+        except Exception as exc:  # execute asks again and fails with the real reason
+            self.log.warning("the prompt could not be built yet: %s", redact(str(exc)))
+            return
+        self.prompt = call.prompt or f"(no agent call: {call.reason})"
+
+    def run_for(self, context: Context, call: AgentCall) -> ParseResult:
+        """Run the agent on this project with the planned prompt."""
+        plan = call.prepared.plan
         spec = replace(
             self._spec(context),
             agent=plan.agent,
             model=plan.model,
             cwd=plan.project_path,
             agent_options=dict(plan.agent_options),
-            prompt=prompt,
-            timeout=timeout,
+            prompt=call.prompt or "",
+            timeout=call.timeout,
         )
         return self.run_spec(context, spec)
 
@@ -160,17 +231,23 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
         kwargs.setdefault("operation", "configure_hooks")
         super().__init__(**kwargs)
 
-    def execute(self, context: Context) -> ParseResult | None:  # type: ignore[override]
+    def agent_call(self, context: Context) -> AgentCall:
         prepared = pull_prepared(context, self.task_id)
         plan = prepared.plan
+        timeout = plan.timeouts.configure_hooks
         project = Path(plan.project_path)
         if (project / HOOKS_FILE).is_file():
-            self.log.info("%s already exists in %s: no agent call", HOOKS_FILE, project)
-            return None
+            return AgentCall(prepared, None, timeout, f"{HOOKS_FILE} already exists in {project}")
         checks = plan.checks or choose_checks(plan, None)[0]
-        result = self.run_for(
-            context, plan, hooks_prompt(plan, checks), plan.timeouts.configure_hooks
-        )
+        return AgentCall(prepared, hooks_prompt(plan, checks), timeout)
+
+    def execute(self, context: Context) -> dict[str, Any] | None:  # type: ignore[override]
+        call = self.planned_call(context)
+        if call.prompt is None:
+            self.log.info("%s: no agent call", redact(call.reason))
+            return None
+        result = self.run_for(context, call)
+        project = Path(call.prepared.plan.project_path)
         try:
             sha = verify_hooks(project)
         except (FixingError, GitError) as exc:
@@ -178,7 +255,7 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
         if sha:
             self.log.warning("the agent left %s uncommitted; committed it as %s", HOOKS_FILE, sha)
         self.log.info("verified: %s exists", project / HOOKS_FILE)
-        return result
+        return to_xcom(result)
 
 
 class DiscoverTestsOperator(_ProjectAgentOperator):
@@ -189,27 +266,38 @@ class DiscoverTestsOperator(_ProjectAgentOperator):
         kwargs.setdefault("operation", "discover_tests")
         super().__init__(**kwargs)
 
-    def execute(self, context: Context) -> ParseResult | None:  # type: ignore[override]
+    def agent_call(self, context: Context) -> AgentCall:
         prepared = pull_prepared(context, self.task_id)
         plan = prepared.plan
-        config = load_task_config(self.operation, self.config_path)
-        cache = cache_for(plan, config)
-        lookup = cache.get(plan.project_path)
-        ti = context["ti"]
+        lookup = cache_for(plan, load_task_config(self.operation, self.config_path)).get(
+            plan.project_path
+        )
+        timeout = plan.timeouts.discover_tests
         if lookup.config is not None:
-            self.log.info("test config cache %s: no agent call", lookup.reason)
-            ti.xcom_push(key=TEST_CONFIG_KEY, value=lookup.config.model_dump(mode="json"))
-            return None
-        self.log.info("test config cache: %s", lookup.reason)
-        result = self.run_for(context, plan, discover_prompt(plan), plan.timeouts.discover_tests)
+            return AgentCall(prepared, None, timeout, f"test config cache {lookup.reason}")
+        return AgentCall(prepared, discover_prompt(plan), timeout, f"cache: {lookup.reason}")
+
+    def execute(self, context: Context) -> dict[str, Any] | None:  # type: ignore[override]
+        call = self.planned_call(context)
+        plan = call.prepared.plan
+        cache = cache_for(plan, load_task_config(self.operation, self.config_path))
+        ti = context["ti"]
+        if call.prompt is None:
+            lookup = cache.get(plan.project_path)
+            if lookup.config is not None:
+                self.log.info("%s: no agent call", redact(call.reason))
+                ti.xcom_push(key=TEST_CONFIG_KEY, value=lookup.config.model_dump(mode="json"))
+                return None
+            call = replace(call, prompt=discover_prompt(plan))  # the entry went stale meanwhile
+        self.log.info("test config %s", redact(call.reason))
+        result = self.run_for(context, call)
         try:
             test_config = TestConfig.model_validate(result.data)
         except ValueError as exc:  # fail-safe: a "success" without a valid answer is not one
             raise _fail(self.operation, exc) from exc
         path = cache.put(plan.project_path, test_config)
         self.log.info("test config %s cached at %s", test_config.model_dump(), path)
-        ti.xcom_push(key=TEST_CONFIG_KEY, value=test_config.model_dump(mode="json"))
-        return result
+        return to_xcom(result)  # its data is the test config: pushed once
 
 
 class CheckOperator(BaseOperator):
@@ -269,16 +357,24 @@ class FixOperator(_ProjectAgentOperator):
         super().__init__(**kwargs)
         self.iteration = iteration
 
-    def execute(self, context: Context) -> ParseResult:
+    def agent_call(self, context: Context) -> AgentCall:
+        prepared = pull_prepared(context, self.task_id)
+        plan = prepared.plan
         previous = pull_status(context, self.task_id, self.iteration - 1)
         reason = fix_skip_reason(previous, self.iteration)
         if reason is not None or previous is None:
-            raise AirflowSkipException(f"fix_{self.iteration} not needed: {reason}")
-        prepared = pull_prepared(context, self.task_id)
-        plan = prepared.plan
+            return AgentCall(prepared, None, plan.timeouts.fix, str(reason))
         prompt = fix_prompt(plan, previous, pull_test_config(context, self.task_id))
-        result = self.run_for(context, plan, prompt, plan.timeouts.fix)
-        commits = commits_since(plan.project_path, previous.snapshot.head)
+        return AgentCall(prepared, prompt, plan.timeouts.fix)
+
+    def execute(self, context: Context) -> dict[str, Any]:
+        call = self.planned_call(context)
+        if call.prompt is None:
+            raise AirflowSkipException(f"fix_{self.iteration} not needed: {call.reason}")
+        head = pull_status(context, self.task_id, self.iteration - 1)
+        assert head is not None  # agent_call planned a prompt only with check_<n-1>'s status
+        result = self.run_for(context, call)
+        commits = commits_since(call.prepared.plan.project_path, head.snapshot.head)
         if commits:
             for commit in commits:
                 self.log.info("new commit %s %s", commit.sha[:12], redact(commit.subject))
@@ -286,9 +382,10 @@ class FixOperator(_ProjectAgentOperator):
             self.log.warning(
                 "fix_%d made no new commit (HEAD still %s): counts as no progress",
                 self.iteration,
-                previous.snapshot.head[:12],
+                head.snapshot.head[:12],
             )
-        return result
+        # The commits belong to this fix's record; readers of the ParseResult ignore the key.
+        return {**to_xcom(result), "commits": [c.model_dump(mode="json") for c in commits]}
 
 
 class SummaryOperator(BaseOperator):
@@ -331,6 +428,7 @@ class SummaryOperator(BaseOperator):
                 "[summary] prepare did not finish (see its log); nothing changed"
             )
         prepared = Prepared.model_validate(raw)
+        name_project(context, prepared.plan)
         last: LoopStatus | None = None
         for n in range(self.iterations + 1):  # stop at the first check that did not run
             status = pull_status(context, self.task_id, n)
@@ -358,8 +456,8 @@ class SummaryOperator(BaseOperator):
         summary = write_summary(summary, config.fixing.runs_dir, render(report, "markdown"))
         self.log.info("summary:\n%s", render_summary(summary))
         value = summary.model_dump(mode="json")
-        context["ti"].xcom_push(key=SUMMARY_KEY, value=value)
-        if not summary.ok:
+        if not summary.ok:  # a failed task pushes no return value: keep the summary readable
+            context["ti"].xcom_push(key=SUMMARY_KEY, value=value)
             raise AirflowFailException(
                 f"[summary] {project}: {summary.outcome}: {summary.reason} (report: {summary.report})"
             )

@@ -19,7 +19,7 @@ from airflow.sdk.exceptions import AirflowFailException
 
 from autofix.operators.branch import ParseResultBranchOperator
 from autofix.operators.results import pull_results
-from autofix.operators.wrapper import AIWrapperOperator, load_task_config
+from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.result import ParseResult
 
 if TYPE_CHECKING:
@@ -52,11 +52,11 @@ class RetryGroupSucceededOperator(BaseOperator):
         super().__init__(**kwargs)
         self.attempt_task_ids = list(attempt_task_ids)
 
-    def execute(self, context: Context) -> ParseResult:
+    def execute(self, context: Context) -> dict[str, Any]:
         for result in reversed(pull_results(context, self.attempt_task_ids)):
             if result.success:
                 self.log.info("valid answer from attempt %d", result.attempt)
-                return result
+                return to_xcom(result)
         raise AirflowFailException("no attempt produced a valid answer")
 
 

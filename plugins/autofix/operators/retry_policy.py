@@ -1,10 +1,11 @@
 """How an agent task's failure reaches Airflow, and how long the next retry waits.
 
-``AIWrapperOperator`` raises :class:`AgentRetryableError` (an ``AirflowException``: Airflow's
-``retries`` apply) for transient and ordinary failures, :class:`AgentPermanentError` (an
-``AirflowFailException``: no retry) for permanent ones. When the agent's output carried a reset
-time or a retry-after, the retryable error holds it (capped by
-``agents.max_retry_wait_seconds``) and :class:`AgentRetryPolicy`, the operator's default
+``AIWrapperOperator`` raises :class:`autofix.errors.AgentRetryLater` (Airflow's ``retries``
+apply; it logs one line, no traceback) for transient and ordinary failures,
+:class:`AgentPermanentError` (an ``AirflowFailException``: no retry) for permanent ones. When
+the agent's output carried a reset time or a retry-after, the try's ParseResult holds it
+(``retry_after_s``, capped by ``agents.max_retry_wait_seconds``) and :class:`AgentRetryPolicy`,
+the operator's default
 ``retry_policy``, hands it to Airflow 3.3: the task runner evaluates the policy on the worker,
 sends ``retry_delay_seconds`` with the up-for-retry state, the API server stores it as
 ``task_instance.retry_delay_override`` and ``TaskInstance.next_retry_datetime()`` returns
@@ -17,27 +18,12 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from airflow.sdk import RetryDecision, RetryPolicy
-from airflow.sdk.exceptions import AirflowException, AirflowFailException
+from airflow.sdk.exceptions import AirflowFailException
 
-from autofix.errors import AutofixError
+from autofix.errors import AgentRetryLater, AutofixError
 
 if TYPE_CHECKING:
     from airflow.sdk import Context
-
-
-class AgentRetryableError(AutofixError, AirflowException):
-    """A transient (or ordinary) agent failure: Airflow retries it if the task has retries.
-
-    ``retry_after_s``: how long the next try should wait, already capped; None = the task's own
-    ``retry_delay``.
-    """
-
-    def __init__(
-        self, message: str, *, kind: str | None = None, retry_after_s: float | None = None
-    ):
-        super().__init__(message)
-        self.kind = kind
-        self.retry_after_s = retry_after_s
 
 
 class AgentPermanentError(AutofixError, AirflowFailException):
@@ -70,12 +56,13 @@ class AgentRetryPolicy(RetryPolicy):
         max_tries: int,
         context: Context | None = None,
     ) -> RetryDecision:
-        if not isinstance(exception, AgentRetryableError) or exception.retry_after_s is None:
+        result = exception.result if isinstance(exception, AgentRetryLater) else None
+        if result is None or result.retry_after_s is None:
             return RetryDecision.default()
-        wait = exception.retry_after_s
+        wait = result.retry_after_s
         reason = f"the agent's output asks to wait {describe_wait(wait)}"
-        if exception.kind:
-            reason += f" ({exception.kind})"
+        if result.failure_kind is not None:
+            reason += f" ({result.failure_kind.value})"
         return RetryDecision.retry(delay=timedelta(seconds=wait), reason=reason)
 
     def serialize(self) -> dict[str, Any]:

@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from airflow.sdk import BaseOperator
 from airflow.sdk.exceptions import AirflowFailException
 
 from autofix.agents.registry import format_class
-from autofix.config import AutofixConfig, load_config
-from autofix.errors import ConfigError
+from autofix.config import AutofixConfig, load_config, resolve
+from autofix.errors import AgentRetryLater, ConfigError
 from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
-from autofix.operators.retry_policy import (
-    AgentPermanentError,
-    AgentRetryableError,
-    AgentRetryPolicy,
-    describe_wait,
-)
+from autofix.operators.retry_policy import AgentPermanentError, AgentRetryPolicy, describe_wait
+from autofix.operators.verdicts import earlier_spend, failure_line, remember_try
 from autofix.redact import (
     RedactedLog,
+    redact,
     register_environment,
     register_secret,
     register_secrets,
@@ -28,6 +26,7 @@ from autofix.redact import (
 )
 from autofix.result import ParseResult, RetryClass
 from autofix.task.agent_task import AgentTask
+from autofix.task.livelog import safe_name
 from autofix.task.spec import AgentTaskSpec, TraceContext
 from autofix.validation.strategies import check_strategy
 
@@ -66,10 +65,34 @@ def _check_option_names(agent: str, options: dict[str, Any]) -> None:
         )
 
 
+def raw_output_dir(config: AutofixConfig, context: Context) -> Path | None:
+    """Where this try's raw agent output goes: ``<audit.raw_output_dir>/<run>/<task>[.<map
+    index>]/try<n>``; None when the config keeps none."""
+    if not config.audit.raw_output_dir:
+        return None
+    ti = context["ti"]
+    task = ti.task_id
+    map_index = getattr(ti, "map_index", -1)
+    if map_index is not None and map_index >= 0:
+        task += f".{map_index}"
+    return (
+        resolve(config.audit.raw_output_dir)
+        / safe_name(str(context["run_id"]))
+        / safe_name(task)
+        / f"try{ti.try_number}"
+    )
+
+
 def build_recorder(config: AutofixConfig) -> AuditRecorder:
     from autofix.audit.recorder import AuditRecorder
 
     return AuditRecorder.from_config(config)
+
+
+def to_xcom(result: ParseResult) -> dict[str, Any]:
+    """A ParseResult as its XCom: plain JSON, which the UI draws as a tree (a serde-registered
+    class would show as one flat string); ``coerce_result`` turns it back into the model."""
+    return result.model_dump(mode="json")
 
 
 class AIWrapperOperator(BaseOperator):
@@ -79,13 +102,18 @@ class AIWrapperOperator(BaseOperator):
     stderr become one ParseResult, returned to XCom. With ``output_schema`` the final answer is
     validated and corrected through retry-with-feedback inside this task (``max_attempts``).
 
+    The XCom is the ParseResult as JSON (a tree in the UI); ``coerce_result``/``pull_result``
+    rebuild the model downstream, and ``run_spec`` returns it to Python callers. Its cost and
+    tokens are summed over every call of the task, earlier Airflow tries included.
+
     Failures raise by retry class (docs/failure-kinds.md): transient (rate, usage or quota limit,
-    overload, server error, connection, timeout, cancelled, killed) → ``AgentRetryableError``, an
-    ordinary exception, so Airflow ``retries`` apply, and when the output carried a reset time
-    or retry-after the next try waits that long (``AgentRetryPolicy``, the default
-    ``retry_policy``); permanent (auth, invalid request, refusal, budget, exhausted validation)
-    → ``AgentPermanentError``, an ``AirflowFailException``. ``fail_on_error=False`` always
-    returns the result and lets a ``ParseResultBranchOperator`` decide.
+    overload, server error, connection, timeout, cancelled, killed) → ``AgentRetryLater``, so
+    Airflow's ``retries`` apply and the try logs one line, not a traceback; when the output
+    carried a reset time or retry-after the next try waits that long (``AgentRetryPolicy``, the
+    default ``retry_policy``). Permanent (auth, invalid request, refusal, budget, exhausted
+    validation) → ``AgentPermanentError``, an ``AirflowFailException``, after a line saying what
+    to do next. ``fail_on_error=False`` always returns the result and lets a
+    ``ParseResultBranchOperator`` decide.
 
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
     ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key.
@@ -235,11 +263,11 @@ class AIWrapperOperator(BaseOperator):
             agent_clis_dir=self.agent_clis_dir,
         )
 
-    def execute(self, context: Context) -> ParseResult:
-        return self.run_spec(context, self._spec(context))
+    def execute(self, context: Context) -> dict[str, Any]:
+        return to_xcom(self.run_spec(context, self._spec(context)))
 
     def run_spec(self, context: Context, spec: AgentTaskSpec) -> ParseResult:
-        """Run ``spec`` as this task: log, audit, push the verdict, raise by retry class."""
+        """Run ``spec`` as this task: log, audit, keep the verdict, raise by retry class."""
         config = load_task_config(spec.operation, self.config_path)
         self._mask_env(spec.env)
         recorder = build_recorder(config) if self.audit else None
@@ -249,6 +277,7 @@ class AIWrapperOperator(BaseOperator):
             trace=task_trace(context),
             recorder=recorder,
             log=self.log,  # type: ignore[arg-type]
+            raw_dir=raw_output_dir(config, context),
         )
         self._task = task
         try:
@@ -257,6 +286,9 @@ class AIWrapperOperator(BaseOperator):
             raise AirflowFailException(f"[{spec.operation}] {exc}") from None
         finally:
             self._task = None
+        try_number = context["ti"].try_number
+        spend = earlier_spend(context, self.log)  # type: ignore[arg-type]
+        result = result.with_spend(spend + [call.spend(try_number) for call in task.calls])
         self._log_summary(result)
         return self._finish(context, result, config.agents.max_retry_wait_seconds)
 
@@ -266,29 +298,28 @@ class AIWrapperOperator(BaseOperator):
     def _finish(
         self, context: Context, result: ParseResult, max_wait_s: float | None = None
     ) -> ParseResult:
+        ti = context["ti"]
+        wait = result.retry_after_s
+        if wait is not None and max_wait_s is not None and wait > max_wait_s:
+            self.log.warning(
+                "autofix: the agent's output asks to wait %s; capped at %s "
+                "(agents.max_retry_wait_seconds)",
+                describe_wait(wait),
+                describe_wait(max_wait_s),
+            )
+            result = result.model_copy(update={"retry_after_s": max_wait_s})
+        verdict = "success" if result.success else redact(failure_line(result, self, ti))
+        remember_try(context, result, verdict, self.log)  # type: ignore[arg-type]
         if result.success or not self.fail_on_error:
             return result
         # Keep the verdict readable downstream even though the task fails.
-        context["ti"].xcom_push(key=FAILED_RESULT_KEY, value=result)
-        message = result.error_message or f"[{self.operation}] {result.status.value}"
-        kind = result.failure_kind.value if result.failure_kind is not None else None
-        if result.retry_class not in (RetryClass.TRANSIENT, RetryClass.ERROR):
-            raise AgentPermanentError(message)
-        wait = result.retry_after_s
-        if wait is not None:
-            capped = wait if max_wait_s is None else min(wait, max_wait_s)
-            self.log.warning(
-                "autofix: the agent's output asks to wait %s before retrying (%s); "
-                "the next Airflow retry waits %s%s",
-                describe_wait(wait),
-                kind or "failure",
-                describe_wait(capped),
-                f" (capped by agents.max_retry_wait_seconds={max_wait_s:g})"
-                if capped < wait
-                else "",
-            )
-            wait = capped
-        raise AgentRetryableError(message, kind=kind, retry_after_s=wait)
+        ti.xcom_push(key=FAILED_RESULT_KEY, value=to_xcom(result))
+        if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
+            raise AgentRetryLater(verdict, result)  # Airflow logs the line, no traceback
+        self.log.error("%s", verdict)
+        raise AgentPermanentError(
+            result.error_message or f"[{self.operation}] {result.status.value}"
+        )
 
     def _log_summary(self, result: ParseResult) -> None:
         verdict = "SUCCESS" if result.success else f"FAILED ({result.status.value})"
@@ -297,11 +328,18 @@ class AIWrapperOperator(BaseOperator):
             f"autofix verdict: {verdict} [{self.operation}]",
             f"  exit code {result.exit_code}, run status {result.run_status}, "
             f"attempts {result.attempts}, retry class {result.retry_class.value}",
-            f"  stderr: {result.noise_lines} noise line(s) suppressed, "
-            f"{result.error_lines} error line(s), patterns: {result.patterns_source}",
+            f"  stderr: {result.noise_lines} noise line(s), {result.error_lines} error line(s) "
+            f"(marked [noise: rule] / [error: rule] above), patterns: {result.patterns_source}",
             f"  cost ${result.cost_usd or 0:.4f}, tokens in {tokens.input_tokens} "
-            f"out {tokens.output_tokens}",
+            f"out {tokens.output_tokens}"
+            + (f" (sum of {len(result.per_attempt)} calls)" if result.per_attempt else ""),
         ]
+        for item in result.per_attempt:
+            lines.append(
+                f"    try {item.try_number} call {item.attempt}: {item.status.value}, "
+                f"${item.cost_usd or 0:.4f}, tokens in {item.usage.input_tokens} "
+                f"out {item.usage.output_tokens}"
+            )
         if result.repairs:
             lines.append(f"  repairs: {', '.join(result.repairs)}")
         for block in result.errors[:3]:

@@ -264,7 +264,7 @@ class PatternStore:
             if self._explicit is not None or os.environ.get(PATTERNS_ENV):
                 log.warning("autofix patterns: %s not found; using the built-in defaults", path)
             else:
-                log.info("autofix patterns: no pattern file; using the built-in defaults")
+                log.info("autofix patterns: no pattern file; %s", rule_count(self._defaults))
             self._current = self._defaults
             return
         assert path is not None
@@ -275,13 +275,7 @@ class PatternStore:
             return
         self._current = loaded
         _keep_copy(path, text)
-        mode = "extending" if loaded.settings.mode == "extend" else "replacing"
-        log.info(
-            "autofix patterns: using %s (%d rules, %s the built-in defaults)",
-            path,
-            sum(1 for c in loaded.compiled if not c.trusted),
-            mode,
-        )
+        log.info("autofix patterns: using %s: %s", path, rule_count(loaded))
 
     def _keep_last_good(self, path: str, signature: Signature, exc: PatternFileError) -> None:
         """An invalid file: keep this process's rules, else the kept copy, else the defaults."""
@@ -318,3 +312,14 @@ def store_for(path: str | Path | None = None) -> PatternStore:
 def default_store() -> PatternStore:
     """The process-wide store for the default path order."""
     return store_for(None)
+
+
+def rule_count(rules: CompiledRules) -> str:
+    """How many rules apply and where they come from, e.g. "3 user + 52 built-in = 55 rules"."""
+    user = sum(1 for c in rules.compiled if not c.trusted)
+    built_in = len(rules.compiled) - user
+    if not user:
+        return f"no user rules; the {built_in} built-in rules apply"
+    if not built_in:
+        return f"{user} user rules apply (they replace the built-in defaults)"
+    return f"{user} user + {built_in} built-in = {len(rules.compiled)} rules apply"

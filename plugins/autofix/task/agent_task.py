@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -113,6 +114,7 @@ class AgentTask:
         parser: ResponseParser | None = None,
         log: logging.Logger | None = None,
         log_line: LogLine | None = None,
+        raw_dir: Path | None = None,
     ) -> None:
         self.spec = spec
         self.config = config
@@ -129,8 +131,9 @@ class AgentTask:
         agents = config.agents
         watch = WatchSettings(agents.early_stop_hopeless_after, agents.early_stop_repeated_after)
         self.attempts = AttemptRunner(
-            spec, self.parser, self.log, log_line or self.log.info, watch=watch
+            spec, self.parser, self.log, log_line or self.log.info, watch=watch, raw_dir=raw_dir
         )
+        self.calls: list[ParseResult] = []  # every agent call's own verdict, in order
         self._last_envelope: Envelope | None = None
         self._base_policy: AttemptPolicy | None = None
 
@@ -213,8 +216,13 @@ class AgentTask:
         started = time.monotonic()
         result = self.attempts.run(request, attempt, agent_format, command)
         result = result.model_copy(
-            update={"duration_s": round(time.monotonic() - started, 3), "agent": spec.agent}
+            update={
+                "duration_s": round(time.monotonic() - started, 3),
+                "agent": spec.agent,
+                "attempt": attempt,
+            }
         )
+        self.calls.append(result)
         if self.recorder is not None and envelope is not None:
             self.recorder.event(
                 EventName.AGENT_COMPLETED,
@@ -298,7 +306,11 @@ class AgentTask:
             self._record(result)
             self._verdict(result)
             return result
-        return self.run_validated(resolve_schema(self.spec.output_schema))
+        return self._summed(self.run_validated(resolve_schema(self.spec.output_schema)))
+
+    def _summed(self, result: ParseResult) -> ParseResult:
+        """The task's verdict with cost and tokens summed over every call it made."""
+        return result.with_spend([call.spend() for call in self.calls])
 
     def run_validated(self, schema: type[BaseModel]) -> ParseResult:
         policy = self._policy()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from autofix.agents.base import AgentFormat, AgentRequest
 from autofix.agents.watch import EarlyStop, WatchSettings
@@ -19,7 +20,7 @@ from autofix.result import (
 )
 from autofix.runner import Runner
 from autofix.task.judge import OutputJudge
-from autofix.task.livelog import LiveLog
+from autofix.task.livelog import AgentLog, RawStreams
 from autofix.task.spec import AgentTaskSpec
 
 LogLine = Callable[[str], None]
@@ -35,12 +36,14 @@ class AttemptRunner:
         log: RedactedLog,
         log_line: LogLine,
         watch: WatchSettings | None = None,
+        raw_dir: Path | None = None,
     ) -> None:
         self.spec = spec
         self.parser = parser
         self.log = log
         self.watch = watch if watch is not None else WatchSettings()
         self._log_line = log_line
+        self.raw_dir = raw_dir  # each attempt's raw stdout/stderr go here; None: not kept
         self._runner: Runner | None = None
         self._killed = False
 
@@ -72,7 +75,10 @@ class AttemptRunner:
         except (ValueError, OSError) as exc:
             return self._config_failure(f"cannot build the {agent_format.name} command: {exc}")
         judge = OutputJudge(agent_format, self.parser, operation, self.watch)
-        live = LiveLog(self._log_line)
+        raw = None if self.raw_dir is None else RawStreams(self.raw_dir, f"attempt{attempt}")
+        live = AgentLog.for_attempt(
+            self._log_line, agent_format, self.parser.rules, operation, raw=raw
+        )
 
         def stop_early(stop: EarlyStop) -> None:
             self.log.warning("autofix: %s; stopping the agent", redact(stop.message))
@@ -80,13 +86,13 @@ class AttemptRunner:
 
         def on_stdout(line: str) -> None:
             stop = judge.stdout_line(line)
-            live.line(line)
+            live.stdout(line)
             if stop is not None:
                 stop_early(stop)
 
         def on_stderr(line: str) -> None:
             stop = judge.stderr_line(line)
-            live.line("[stderr] " + line)
+            live.stderr(line)
             if stop is not None:
                 stop_early(stop)
 
@@ -109,6 +115,8 @@ class AttemptRunner:
         if self._killed:
             runner.kill()
         argv_shown = " ".join(invocation.argv[:3]) + (" …" if len(invocation.argv) > 3 else "")
+        with self.group(f"prompt: {operation or 'agent'} attempt {attempt}"):
+            self._log_line(redact(request.prompt))
         with self.group(f"{agent_format.name} output: {operation or 'agent'} attempt {attempt}"):
             self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
             try:

@@ -1,0 +1,151 @@
+"""What one try of an agent task tells a person, and keeps for later.
+
+A failed try logs one line: its kind, what Airflow does next, when, and which try
+("transient (usage limit): Airflow retries in 5 s, try 1 of 3"); a permanent failure says what
+to do next. Each try's verdict and spend go to the Task State Store, which every try of the
+task instance shares: a new try deletes the task's XComs, not its state store entries, so the
+earlier tries stay readable (Storage → Task State Store) and their cost is added to the last
+try's ParseResult.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from autofix.redact import redact
+from autofix.result import AttemptSpend, ParseResult, RetryClass, Status
+
+if TYPE_CHECKING:
+    import logging
+
+    from airflow.sdk import BaseOperator, Context
+
+TRY_KEY = "try_{}"
+
+# What a person does about a permanent failure, by status.
+NEXT_STEP: dict[Status, str] = {
+    Status.AUTH_FAILED: "check the agent's credentials on the worker (API key, login), "
+    "then clear this task",
+    Status.INVALID_REQUEST: "check the model name, the agent options and the prompt's size, "
+    "then clear this task",
+    Status.REFUSED: "the model refused the prompt: change the prompt or the model",
+    Status.BUDGET_EXHAUSTED: "raise the budget in config/autofix.yaml (budgets) or wait for "
+    "the next day, then clear this task",
+    Status.UNKNOWN_FORMAT: "the output was not the format of agent=…: check the agent and its "
+    "CLI version",
+    Status.INVALID_OUTPUT: "no answer fitted the schema: read the field errors above and the "
+    "failure report, then adjust the prompt or the schema",
+    Status.TRUNCATED: "the answer was cut by the token limit: raise it or ask for less",
+}
+DEFAULT_NEXT_STEP = "read the agent's output above, fix the cause, then clear this task"
+
+
+def kind_of(result: ParseResult) -> str:
+    """The failure's kind in words: ``failure_kind`` when the parser names one, else the status."""
+    kind = getattr(result, "failure_kind", None)  # ParseResult.failure_kind (issue 12)
+    value = getattr(kind, "value", kind) or result.status.value
+    return str(value).replace("_", " ")
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _seconds(value: timedelta | float | None) -> float | None:
+    if value is None:
+        return None
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def retry_delay(task: BaseOperator, try_number: int, retry_after_s: float | None = None) -> str:
+    """When Airflow starts the next try: ``retry_after_s`` when the output asked for it (the
+    retry policy waits that long), else the task's ``retry_delay`` with exponential backoff,
+    as ``TaskInstance.next_retry_datetime`` computes it (a range: it adds a per-try jitter)."""
+    if retry_after_s is not None:
+        return duration(retry_after_s)
+    delay = _seconds(task.retry_delay) or 0.0
+    factor = float(task.retry_exponential_backoff or 0)
+    cap = _seconds(task.max_retry_delay)
+    low = high = delay
+    if factor > 0 and factor != 1.0:
+        low = max(1.0, math.ceil(delay * factor ** (try_number - 1)))
+        high = 2 * low - 1  # min_backoff + hash % min_backoff
+    if cap is not None:
+        low, high = min(low, cap), min(high, cap)
+    if high <= low:
+        return duration(low)
+    (first, unit), last = duration(low).split(), duration(high)
+    return f"{first}–{last}" if last.endswith(f" {unit}") else f"{first} {unit} – {last}"
+
+
+def failure_line(result: ParseResult, task: BaseOperator, ti: Any) -> str:
+    """One line for a failed try: kind, what Airflow does next and when, which try."""
+    try_number = int(getattr(ti, "try_number", 1) or 1)
+    retries = int(getattr(ti, "max_tries", None) or task.retries or 0)
+    tries = max(retries + 1, try_number)
+    kind = kind_of(result)
+    if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
+        label = "transient" if result.retry_class is RetryClass.TRANSIENT else "failed"
+        if try_number <= retries:
+            when = retry_delay(task, try_number, getattr(result, "retry_after_s", None))
+            return f"{label} ({kind}): Airflow retries in {when}, try {try_number} of {tries}"
+        return f"{label} ({kind}): no retries left, try {try_number} of {tries}: the task fails"
+    reason = (result.error_message or result.status.value).splitlines()[0]
+    step = NEXT_STEP.get(result.status, DEFAULT_NEXT_STEP)
+    return f"permanent ({kind}): {reason}. Next: {step}"
+
+
+def earlier_spend(context: Context, log: logging.Logger) -> list[AttemptSpend]:
+    """The calls of this task's earlier tries, as they recorded them."""
+    store = context.get("task_state_store")
+    try_number = int(getattr(context["ti"], "try_number", 1) or 1)
+    spend: list[AttemptSpend] = []
+    if store is None:
+        return spend
+    for number in range(1, try_number):
+        try:
+            value = store.get(TRY_KEY.format(number))
+        except Exception as exc:  # the state store is a record, never a reason to fail
+            log.warning(
+                "cannot read try %d's verdict from the task state store: %s",
+                number,
+                redact(str(exc)),
+            )
+            continue
+        entries = value.get("per_attempt") if isinstance(value, dict) else None
+        for entry in entries if isinstance(entries, list) else []:
+            try:
+                spend.append(AttemptSpend.model_validate(entry))
+            except ValueError:
+                log.warning("try %d's spend in the task state store is unreadable", number)
+    return spend
+
+
+def remember_try(context: Context, result: ParseResult, verdict: str, log: logging.Logger) -> None:
+    """This try's verdict and its calls' spend, under ``try_<n>`` in the Task State Store."""
+    store = context.get("task_state_store")
+    if store is None:
+        return
+    try_number = int(getattr(context["ti"], "try_number", 1) or 1)
+    mine = [item for item in result.per_attempt if item.try_number == try_number]
+    mine = mine or [result.spend(try_number)]
+    costs = [item.cost_usd for item in mine if item.cost_usd is not None]
+    value: dict[str, Any] = {
+        "verdict": verdict,
+        "status": result.status.value,
+        "retry_class": result.retry_class.value,
+        "kind": kind_of(result) if not result.success else None,
+        "error_message": result.error_message or None,
+        "cost_usd": round(sum(costs), 6) if costs else None,
+        "per_attempt": [item.model_dump(mode="json") for item in mine],
+    }
+    try:
+        store.set(TRY_KEY.format(try_number), {k: v for k, v in value.items() if v is not None})
+    except Exception as exc:  # the state store is a record, never a reason to fail
+        log.warning("cannot keep this try's verdict in the task state store: %s", redact(str(exc)))
