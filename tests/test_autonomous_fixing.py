@@ -186,7 +186,7 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     assert "fix_2: new HEAD" in log and "errors 4 → 3" in log
     assert "[noise: node-warning] (node:" in log  # the noise is in the log, marked, not fatal
     assert "loop: clean: all checks pass" in log
-    assert "transient (limit reached): Airflow retries in 1 s, try 1 of 3" in log
+    assert "transient (usage limit): Airflow retries in " in log and ", try 1 of 3" in log
 
 
 def test_circuit_breaker_stops_an_agent_that_never_commits(

@@ -237,7 +237,9 @@ def verdict(fmt: str, lines: list[str], exit_code: int | None, stderr: str) -> P
     if not agent_format.has_event_stream:
         return ResponseParser().parse(exit_code, stderr, "\n".join(lines))
     result = ResponseParser().parse(exit_code, stderr, agent_outcome=outcome)
-    stored = json.dumps(result.model_dump(mode="json"), allow_nan=False)  # strict JSON, as PostgreSQL wants
+    stored = json.dumps(
+        result.model_dump(mode="json"), allow_nan=False
+    )  # strict JSON, as PostgreSQL wants
     assert not NUL_ESCAPE.search(stored)
     return result
 

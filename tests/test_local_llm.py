@@ -52,6 +52,9 @@ def run_task(
     server: LocalServer, tmp_path: Path, prompt: str, schema: type[BaseModel], **options: Any
 ) -> tuple[Any, MemoryStore]:
     store = MemoryStore()
+    spec_options = {
+        key: options.pop(key) for key in ("retry_strategy", "constrained") if key in options
+    }
     agent_options = {
         "base_url": server.base_url,
         "mode": "completions",
@@ -62,6 +65,7 @@ def run_task(
         "max_retries": 0,
         **options,
     }
+    agent_options = {key: value for key, value in agent_options.items() if value is not None}
     task = AgentTask(
         AgentTaskSpec(
             agent="openai",
@@ -71,6 +75,7 @@ def run_task(
             agent_options=agent_options,
             output_schema=schema,
             timeout=120,
+            **spec_options,
         ),
         config=AutofixConfig(validation=ValidationSettings(report_dir=str(tmp_path / "reports"))),
         trace=TraceContext(trace_id="run-local-llm"),

@@ -167,7 +167,7 @@ with DAG("op_retries", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) 
     retry_line = "transient (usage limit): Airflow retries in 1 s, try 1 of 3"
     assert f"Task exited exit_code={retry_line}" in log or retry_line in log, log[-3000:]
     assert "AgentRetryLater" not in log  # no traceback names it
-    assert "permanent (auth failed): " in log and "Next: check the agent's credentials" in log
+    assert "permanent (auth): " in log and "Next: check the agent's credentials" in log
 
     # Each try's verdict stays readable after the retry; the result sums both tries.
     store = outcome.state_store("fix")

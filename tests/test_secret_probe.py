@@ -27,6 +27,8 @@ import pytest
 from airflow_support import airflow_home, run_dag
 from audit_support import webhook_server
 
+from autofix.operators.results import coerce_result
+
 pytestmark = pytest.mark.airflow
 
 
@@ -203,7 +205,8 @@ def test_secret_probe_finds_no_secret_in_any_sink(
         "cannot_start": "failed",
         "sim_structured": "success",
     }
-    valid = outcome.xcoms["plain_valid"]
+    valid = coerce_result(outcome.xcoms["plain_valid"])
+    assert valid is not None
     assert valid.data["note"].startswith("[REDACTED] [REDACTED] [REDACTED] [REDACTED] Fix it.")
     log = task_output.out + task_output.err
     assert "agent sees" in log  # live output reached the log

@@ -204,8 +204,7 @@ def record(context):
     data = {{
         "try_number": ti.try_number,
         "exception": None if exc is None else type(exc).__name__,
-        "exception_retry_after_s": getattr(exc, "retry_after_s", None),
-        "result": result.model_dump(mode="json") if hasattr(result, "model_dump") else None,
+        "result": result if isinstance(result, dict) else None,  # the ParseResult as JSON
         "at": pendulum.now("UTC").isoformat(),
     }}
     (RECORDS / f"{{ti.task_id}}.{{ti.try_number}}.json").write_text(json.dumps(data))
