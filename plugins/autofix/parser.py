@@ -8,6 +8,7 @@ from pathlib import Path
 from autofix.agents.base import AgentOutcome
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.classify.verdict import weigh
 from autofix.patterns.compiled import CompiledRules
 from autofix.patterns.loader import PatternStore, default_store
 from autofix.redact import redact
@@ -103,7 +104,10 @@ class ResponseParser:
         base = _base(exit_code, run_status, operation, reports)
         if agent_outcome is not None:
             _copy_outcome(base, agent_outcome)
-        blocks = [block for report in reports for block in report.blocks]
+        # Retried blocks don't count; a success summary can outweigh logged ones (verdict.py).
+        weighing = weigh(reports)
+        blocks = weighing.blocks
+        base.evidence = weighing.evidence
 
         def fail(
             status: Status, message_lines: list[str], retry: RetryClass | None = None
@@ -117,7 +121,7 @@ class ResponseParser:
         if signal_name:
             return fail(Status.FAILED, [f"Process killed by {signal_name}", *_block_lines(blocks)])
         if agent_outcome is not None:
-            decided = _decide_agent(agent_outcome, exit_code, blocks)
+            decided = _decide_agent(agent_outcome, exit_code, weighing.deciding)
             if decided is not None:
                 status, lines, retry = decided
                 return fail(status, lines, retry)
@@ -143,8 +147,8 @@ class ResponseParser:
                 return fail(Status.FAILED, [*quoted, f"(exit code {exit_code})"])
             tail = list(err.tail[-2:]) or (list(out.tail[-2:]) if out else [])
             return fail(Status.FAILED, [f"Exit code {exit_code}", *tail])
-        if blocks:
-            return fail(Status.FAILED, _block_lines(blocks))
+        if weighing.deciding:
+            return fail(Status.FAILED, _block_lines(weighing.deciding))
         if isinstance(stderr, str | bytes) and stderr and log.isEnabledFor(logging.DEBUG):
             raw = stderr if isinstance(stderr, str) else stderr.decode("utf-8", "replace")
             log.debug(

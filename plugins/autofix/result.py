@@ -188,6 +188,15 @@ def truncate(text: str, limit: int) -> str:
     return text[: max(0, limit - 1)] + "…"
 
 
+class BlockWeight(StrEnum):
+    """How much an error block weighs against a tool's success summary (classify/verdict.py)."""
+
+    ERROR = "error"  # outweighed by a success summary printed after it or on the other stream
+    FATAL = "fatal"  # a crash or the OOM killer: never outweighed
+    SUMMARY = "summary"  # the tool's own failure summary: never outweighed
+    RECOVERED = "recovered"  # followed by a retry notice: does not count
+
+
 class ErrorBlock(BaseModel):
     """One error found in the output: a line or a whole multi-line block."""
 
@@ -197,6 +206,9 @@ class ErrorBlock(BaseModel):
     rule_id: str | None = None
     source: BlockSource = BlockSource.STDERR
     line_no: int | None = None
+    weight: BlockWeight = BlockWeight.ERROR
+    # The block ends its stream (nothing but noise after it): an uncaught error, not a logged one.
+    uncaught: bool = False
 
     @field_validator("text")
     @classmethod
@@ -232,6 +244,23 @@ class TokenUsage(BaseModel):
         return self.input_tokens + self.output_tokens + self.thinking_tokens
 
 
+class Evidence(BaseModel):
+    """A line that decided a verdict: its role, the rule, where it was and what it said."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: str  # e.g. "uncaught error", "failure summary", "success summary", "outweighed error"
+    rule_id: str | None = None
+    stream: str = "stderr"
+    line_no: int | None = None
+    text: str = ""
+
+    @field_validator("text")
+    @classmethod
+    def _bound_and_redact(cls, value: str) -> str:
+        return truncate(redact(value), 300)
+
+
 class ParseResult(BaseModel):
     """The verdict on one agent call. Pushed to XCom; read by branches and the audit."""
 
@@ -246,6 +275,8 @@ class ParseResult(BaseModel):
     neutral_lines: int = 0
     error_lines: int = 0
     matched_rules: list[str] = Field(default_factory=list)
+    # The lines and rules that decided the verdict, most decisive first (classify/verdict.py).
+    evidence: list[Evidence] = Field(default_factory=list)
     patterns_source: str = "defaults"
     retry_class: RetryClass = RetryClass.NONE
     warnings: list[str] = Field(default_factory=list)

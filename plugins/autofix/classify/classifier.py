@@ -10,6 +10,7 @@ blocks of bounded size, and the cache.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from typing import Any, Literal
@@ -27,10 +28,13 @@ from autofix.patterns.compiled import (
     CompiledRules,
     ascii_lower,
 )
-from autofix.result import BlockSource, ErrorBlock
+from autofix.result import BlockSource, BlockWeight, ErrorBlock, Evidence
 
-Verdict = Literal["noise", "neutral", "error"]
+Verdict = Literal["noise", "neutral", "error", "success"]
 TAIL_LINES = 5
+SUMMARY_LINES = 5  # success and failure summary lines kept per stream, each
+_NON_SPACE = re.compile(rb"\S")
+_WEIGHT_ORDER = {BlockWeight.RECOVERED: 0, BlockWeight.ERROR: 1, BlockWeight.FATAL: 2}
 # A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
 _Decision = tuple[int, bool, BlockKind | None, str | None]
@@ -45,6 +49,15 @@ class ClassifyReport(BaseModel):
     error_lines: int = 0
     blocks: list[ErrorBlock] = Field(default_factory=list)
     blocks_dropped: int = 0  # error blocks past ``max_blocks``: counted, not kept
+    # Of the dropped blocks: how many of each weight, and the line of the last that counts.
+    dropped_weights: dict[str, int] = Field(default_factory=dict)
+    dropped_last_line: int = 0
+    # The first failure summaries and the last success summaries (SUMMARY_LINES each), with
+    # the totals and the line of the last success summary (errors after it are not outweighed).
+    summaries: list[Evidence] = Field(default_factory=list)
+    failure_summary_lines: int = 0
+    success_summary_lines: int = 0
+    last_success_line: int = 0
     rule_hits: dict[str, int] = Field(default_factory=dict)
     disabled_rules: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
@@ -103,7 +116,16 @@ class Classifier:
         self._block_rule: str | None = None
         self._block_line = 0
         self._block_kind_noise = False
+        self._block_weight = BlockWeight.ERROR
         self._noise_rule: str | None = None
+        # True while the stream's last non-noise line belongs to an error block (uncaught).
+        self._tail_is_error = False
+        self._failures: list[Evidence] = []
+        self._successes: deque[Evidence] = deque(maxlen=SUMMARY_LINES)
+        self._failure_count = self._success_count = self._last_success = 0
+        self._dropped_weights: dict[str, int] = {}
+        self._dropped_last = 0
+        self._last_dropped = False
         self._pending_blank = 0
         self._last_error_line = -2
         self._line_no = 0
@@ -162,12 +184,21 @@ class Classifier:
             self._process(bytes(self._partial) + b"\n")
             self._partial.clear()
         self._close_block()
+        if self._tail_is_error and self._blocks and not self._last_dropped:
+            self._blocks[-1] = self._blocks[-1].model_copy(update={"uncaught": True})
         self._finished = ClassifyReport(
             noise_lines=self._noise,
-            neutral_lines=self._neutral,
+            # Every line is noise, error or neither; summaries and blank lines are neutral.
+            neutral_lines=self._line_no - self._noise - self._error,
             error_lines=self._error,
             blocks=self._blocks,
             blocks_dropped=self._dropped,
+            dropped_weights=self._dropped_weights,
+            dropped_last_line=self._dropped_last,
+            summaries=[*self._failures, *self._successes],
+            failure_summary_lines=self._failure_count,
+            success_summary_lines=self._success_count,
+            last_success_line=self._last_success,
             rule_hits=self._hits,
             disabled_rules=[self._rules[i].id for i in sorted(self._disabled)],
             warnings=self._warnings,
@@ -212,10 +243,10 @@ class Classifier:
                 if mask:
                     if start > cursor:
                         if tracker.kind is None and explain is None:  # inlined _skip_to
-                            count = view.count(b"\n", cursor, start)
-                            self._neutral += count
-                            self._line_no += count
+                            self._line_no += view.count(b"\n", cursor, start)
                             events.append((cursor, start))
+                            if self._tail_is_error and _NON_SPACE.search(view, cursor, start):
+                                self._tail_is_error = False
                         else:
                             self._skip_to(src, view, cursor, start)
                     candidate(src[start:line_end], mask)
@@ -255,10 +286,10 @@ class Classifier:
             hits[plain] = hits.get(plain, 0) + 1
             return
         if decision[0] < 0:
-            self._neutral += 1
             stripped = line.strip()
             if stripped:
                 self._tail_events.append(stripped[:300])
+                self._tail_is_error = False
             return
         self._apply(line, decision)
 
@@ -273,10 +304,10 @@ class Classifier:
                 for line in _decode(src[cursor:stop]).split("\n")[:-1]:
                     self._handle(line[: self._max_len], None)
             else:
-                count = view.count(b"\n", cursor, stop)
-                self._neutral += count
-                self._line_no += count
+                self._line_no += view.count(b"\n", cursor, stop)
                 self._tail_events.append((cursor, stop))
+                if self._tail_is_error and _NON_SPACE.search(view, cursor, stop):
+                    self._tail_is_error = False
 
     def _flush_tail(self, src: str | bytes) -> None:
         """Resolve this chunk's tail candidates: the last non-blank neutral or error lines."""
@@ -310,30 +341,66 @@ class Classifier:
         """Count a decided line (outside any open block) and open its block, if any."""
         position, timed_out, kind, _ = decision
         if position < 0:
-            self._neutral += 1
             if self.explained is not None:
                 self._explain(line, "neutral", None)
             stripped = line.strip()
             if stripped:
                 self._tail_events.append(stripped[:300])
+                self._tail_is_error = False
             return
         rule = self._rules[position]
         hits = self._hits
         hits[rule.id] = hits.get(rule.id, 0) + 1
+        rule_kind = rule.rule.kind
         if rule.is_error or timed_out:
             self._error += 1
             self._tail_events.append(line.strip()[:300])
             if self.explained is not None:
                 self._explain(line, "error", rule.id)
-            self._error_line(line, rule.id, kind)
+            if rule_kind == "failure_summary":
+                self._summary(line, rule.id, failure=True)
+                weight = BlockWeight.SUMMARY
+            else:
+                weight = BlockWeight(rule.rule.weight)
+            self._error_line(line, rule.id, kind, weight)
+        elif rule_kind == "success_summary":  # counted as neutral: harmless output
+            self._explain(line, "success", rule.id)
+            self._tail_events.append(line.strip()[:300])
+            self._tail_is_error = False
+            self._summary(line, rule.id, failure=False)
         else:
             self._noise += 1
             if self.explained is not None:
                 self._explain(line, "noise", rule.id)
+            if rule_kind == "retry":
+                self._retried()
             if kind is not None:
                 self._tracker.start(kind, line)
                 self._block_kind_noise = True
                 self._noise_rule = rule.id
+
+    def _retried(self) -> None:
+        """A retry notice: the error block right before it was not the final word."""
+        if self._block is not None and self._last_error_line >= self._line_no - 2:
+            self._block_weight = BlockWeight.RECOVERED
+        self._tail_is_error = False
+
+    def _summary(self, line: str, rule_id: str, failure: bool) -> None:
+        evidence = Evidence(
+            role="failure summary" if failure else "success summary",
+            rule_id=rule_id,
+            stream=self._stream,
+            line_no=self._line_no,
+            text=line.strip()[:300],
+        )
+        if failure:
+            self._failure_count += 1
+            if len(self._failures) < SUMMARY_LINES:
+                self._failures.append(evidence)
+        else:
+            self._success_count += 1
+            self._last_success = self._line_no
+            self._successes.append(evidence)
 
     def _decide(self, line: str, mask: int) -> _Decision:
         """The verdict from the rules; cached per rule set when it can't depend on state.
@@ -358,8 +425,10 @@ class Classifier:
             position, timed_out = match
             rule = self._rules[position]
             is_error = timed_out or rule.is_error
-            kind = block_kind(line, is_error)
-            plain = None if is_error or kind is not None else rule.id
+            rule_kind = rule.rule.kind
+            # A retry notice keeps the stack trace it heads (indented frames) as noise.
+            kind = BlockKind.GENERIC if rule_kind == "retry" else block_kind(line, is_error)
+            plain = None if is_error or kind is not None or rule_kind != "noise" else rule.id
             decision = (position, timed_out, kind, plain)
             if timed_out:
                 return decision
@@ -443,19 +512,26 @@ class Classifier:
 
     # ---- blocks ------------------------------------------------------------------------
 
-    def _error_line(self, line: str, rule_id: str, kind: BlockKind | None) -> None:
+    def _error_line(
+        self, line: str, rule_id: str, kind: BlockKind | None, weight: BlockWeight
+    ) -> None:
         if (
             self._block is not None
             and self._last_error_line == self._line_no - 1
             and kind is BlockKind.GENERIC
+            and (weight is BlockWeight.SUMMARY) == (self._block_weight is BlockWeight.SUMMARY)
         ):
             self._block.add(line)  # adjacent error lines form one block
+            if _WEIGHT_ORDER.get(weight, 3) > _WEIGHT_ORDER.get(self._block_weight, 3):
+                self._block_weight = weight
         else:
             self._close_block()
             self._block = BlockText(line)
             self._block_rule = rule_id
             self._block_line = self._line_no
+            self._block_weight = weight
         self._block_kind_noise = False
+        self._tail_is_error = True
         self._last_error_line = self._line_no
         assert kind is not None
         self._tracker.start(kind, line)
@@ -470,6 +546,7 @@ class Classifier:
             self._explain(line, "noise", self._noise_rule, in_block=True)
             return
         self._error += 1 + pending
+        self._tail_is_error = True
         if self._block is not None:
             for _ in range(pending):
                 self._block.add("")
@@ -479,7 +556,6 @@ class Classifier:
         self._explain(line, "error", self._block_rule, in_block=True)
 
     def _end_open_block(self) -> None:
-        self._neutral += self._pending_blank
         self._pending_blank = 0
         self._tracker.close()
 
@@ -487,14 +563,25 @@ class Classifier:
         if self._tracker.open:
             self._end_open_block()
         if self._block is not None:
-            self._add_block(self._block.text(), self._block_rule, self._block_line)
+            self._add_block(
+                self._block.text(), self._block_rule, self._block_line, weight=self._block_weight
+            )
             self._block = None
 
     def _add_block(
-        self, text: str, rule_id: str | None, line_no: int, source: BlockSource | None = None
+        self,
+        text: str,
+        rule_id: str | None,
+        line_no: int,
+        source: BlockSource | None = None,
+        weight: BlockWeight = BlockWeight.ERROR,
     ) -> None:
-        if len(self._blocks) >= self._max_blocks:
+        self._last_dropped = len(self._blocks) >= self._max_blocks
+        if self._last_dropped:
             self._dropped += 1
+            self._dropped_weights[weight.value] = self._dropped_weights.get(weight.value, 0) + 1
+            if weight is not BlockWeight.RECOVERED:
+                self._dropped_last = line_no
             return
         self._blocks.append(
             ErrorBlock(
@@ -502,6 +589,7 @@ class Classifier:
                 rule_id=rule_id,
                 source=source or BlockSource(self._stream),
                 line_no=line_no,
+                weight=weight,
             )
         )
 

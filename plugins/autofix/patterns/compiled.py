@@ -49,7 +49,7 @@ class CompiledRule:
 
     @property
     def is_error(self) -> bool:
-        return self.rule.kind == "error"
+        return self.rule.is_error
 
     @property
     def user_regex(self) -> bool:
