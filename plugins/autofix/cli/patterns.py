@@ -53,6 +53,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from autofix.classify.classifier import Classifier
+    from autofix.classify.verdict import weigh
     from autofix.patterns.loader import defaults
 
     try:
@@ -79,11 +80,16 @@ def run_explain(args: argparse.Namespace) -> int:
     )
     for warning in report.warnings:
         print(f"-- warning: {warning}")
+    weighing = weigh([report])
+    print(f"-- at exit 0 this output says: {'failure' if weighing.failed else 'success'}")
+    for item in weighing.evidence:
+        where = f"line {item.line_no}" if item.line_no else item.stream
+        print(f"--   {item.role} [{item.rule_id or '-'}] {where}: {item.text[:160]}")
     return EXIT_OK
 
 
 def _flush(classifier: Any) -> None:
-    marks = {"noise": "noise  ", "neutral": "       ", "error": "ERROR  "}
+    marks = {"noise": "noise  ", "neutral": "       ", "error": "ERROR  ", "success": "success"}
     for verdict in classifier.explained:
         rule = f"[{verdict.rule_id}{'+' if verdict.in_block else ''}]" if verdict.rule_id else ""
         print(f"{verdict.line_no:6d} {marks[verdict.verdict]} {rule:28s} {verdict.text[:200]}")
