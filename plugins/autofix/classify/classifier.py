@@ -1,24 +1,34 @@
 """The streaming classifier: bytes or lines in, counts and the first error blocks out.
 
-Each chunk is decoded, normalised and lower-cased (ASCII) once; one Aho–Corasick pass finds
-every rule key in it, and only lines holding a key are checked, against the rules those keys
-may reveal, in rule order, first match wins. Lines between candidates are counted, not
-visited, unless a multi-line block is open. A bounded verdict cache, shared per rule set,
-answers lines seen before. Memory is bounded: counts, a short tail, at most ``max_blocks``
-blocks of bounded size, and the cache.
+With the engine (patterns/engine.py), each chunk of whole lines is scanned once, as bytes, for
+every rule; per line the smallest id wins (the first rule in order). Lines won by a plain noise
+rule are counted in bulk, lines without a hit are only counted, and Python visits only the
+rest, in order: error lines, summaries, retry notices, warning heads, lines with terminal
+control (normalised, then scanned again), rules the engine only prefilters, and the lines an
+open block takes.
+
+The fallback (no ``hyperscan``): each chunk is decoded, normalised and lower-cased (ASCII)
+once; one Aho–Corasick pass finds every rule key in it, and only lines holding a key are
+checked, against the rules those keys may reveal, in rule order, first match wins. A bounded
+verdict cache, shared per rule set, answers lines seen before.
+
+Memory is bounded either way: counts, a short tail, at most ``max_blocks`` blocks of bounded
+size, summaries, and the cache.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections import deque
+from collections import Counter, deque
+from itertools import compress, repeat
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from autofix.classify.blocks import BlockKind, BlockText, BlockTracker, block_kind
 from autofix.classify.normalize import normalize_line, normalize_text
+from autofix.patterns import engine as hs
 from autofix.patterns.compiled import (
     CHECK_FOLDED_SUBSTRING,
     CHECK_REGEX,
@@ -26,6 +36,7 @@ from autofix.patterns.compiled import (
     VERDICT_CACHE_ENTRIES,
     VERDICT_CACHE_LINE_CHARS,
     CompiledRules,
+    EngineSet,
     ascii_lower,
 )
 from autofix.result import BlockSource, BlockWeight, ErrorBlock, Evidence
@@ -39,6 +50,8 @@ _WEIGHT_ORDER = {BlockWeight.RECOVERED: 0, BlockWeight.ERROR: 1, BlockWeight.FAT
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
 _Decision = tuple[int, bool, BlockKind | None, str | None]
 _NEUTRAL: _Decision = (-1, False, None, None)
+_CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
+TAIL_SCAN_LINES = 200  # lines walked back from a chunk's end to find its tail (engine path)
 
 
 class ClassifyReport(BaseModel):
@@ -92,7 +105,9 @@ class Classifier:
         stream: str = "stderr",
         explain: bool = False,
         verdict_cache: bool = True,
+        engine: bool | None = None,
     ) -> None:
+        """``engine``: None uses it when installed; False forces the fallback path."""
         self._source = rules.source
         self._settings = rules.settings
         self._set = rules.ruleset(operation, stream)
@@ -138,6 +153,10 @@ class Classifier:
         self._discarding = False
         self._finished: ClassifyReport | None = None
         self.explained: list[LineVerdict] | None = [] if explain else None
+        self._engine: EngineSet | None = None if engine is False else self._set.engine()
+        self._walked: dict[int, bool] = {}  # this chunk's walked lines: shown in a tail?
+        if engine and self._engine is None:
+            raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
     # ---- input -------------------------------------------------------------------------
 
@@ -174,6 +193,9 @@ class Classifier:
     def feed_line(self, line: str) -> None:
         """One already-split line (with or without its newline)."""
         line = normalize_line(line, self._max_len)
+        if self._engine is not None:
+            self._process_engine(line.replace("\n", " ").encode("utf-8", "surrogatepass") + b"\n")
+            return
         self._handle(line, self._set.all_mask if self._set.unkeyed else self._mask_for(line))
         self._flush_tail("")
 
@@ -211,6 +233,9 @@ class Classifier:
     # ---- chunk scanning ----------------------------------------------------------------
 
     def _process(self, data: bytes) -> None:
+        if self._engine is not None:
+            self._process_engine(data)
+            return
         text = normalize_text(data.decode("utf-8", errors="replace"))
         if self._set.unkeyed:
             all_mask = self._set.all_mask
@@ -265,6 +290,192 @@ class Classifier:
         if cursor < len(view):
             self._skip_to(src, view, cursor, len(view))
         self._flush_tail(src)
+
+    # ---- the engine path ----------------------------------------------------------------
+
+    def _process_engine(self, data: bytes) -> None:
+        """One chunk of whole lines, as bytes: one scan, bulk counts, Python for the rest."""
+        engine = self._engine
+        assert engine is not None
+        if b"\r\n" in data:
+            data = data.replace(b"\r\n", b"\n")
+        hits = engine.engine.scan(data)
+        forced = hs.long_line_ends(data, self._max_len)
+        valid = data.isascii()
+        if not valid:
+            try:
+                data.decode("utf-8")
+                valid = True
+            except UnicodeDecodeError:
+                forced.extend(hs.invalid_utf8_ends(data))
+        hits.sort(reverse=True)  # per line, descending ids: the dict keeps the first rule
+        best: dict[int, int] = dict(map(divmod, hits, repeat(1 << hs.ID_BITS)))
+        for end in forced:
+            best[end] = hs.F_SLOW
+        clean: dict[int, bytes] = {}
+        if hs.F_SLOW in best.values():
+            self._slow_lines(data, best, clean)
+        plain = engine.plain
+        hits_by_id = self._hits
+        rules = self._rules
+        for i, count in Counter(best.values()).items():
+            position = plain[i]
+            if position >= 0:
+                self._noise += count
+                rule_id = rules[position].id
+                hits_by_id[rule_id] = hits_by_id.get(rule_id, 0) + count
+        if self.explained is not None:
+            todo: list[int] = _line_ends(data)
+        else:
+            special = [p < 0 for p in plain]
+            todo = sorted(compress(best, map(special.__getitem__, best.values())))
+        before = self._line_no
+        self._walked.clear()
+        if todo or self._tracker.open:
+            self._walk(data, best, clean, todo)
+        self._line_no = before + data.count(b"\n")
+        self._engine_tail(data, best, clean)
+
+    def _slow_lines(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
+        """Lines with terminal control, invalid UTF-8 or past the cap: normalise them as the
+        fallback does, then scan them again together; their first hits replace the raw ones."""
+        engine = self._engine
+        assert engine is not None
+        ends = [end for end, i in best.items() if i == hs.F_SLOW]
+        fixed = [
+            normalize_line(
+                data[data.rfind(b"\n", 0, end) + 1 : end].decode("utf-8", "replace"), self._max_len
+            )
+            .replace("\n", " ")
+            .encode("utf-8", "surrogatepass")
+            for end in ends
+        ]
+        firsts: dict[int, int] = {}
+        for value in engine.engine.scan(b"\n".join(fixed) + b"\n"):
+            end, i = value >> hs.ID_BITS, value & hs.ID_MASK
+            if i != hs.F_SLOW and i < firsts.get(end, hs.ID_MASK + 1):
+                firsts[end] = i  # a stray ESC left after normalising is not slow again
+        offset = -1
+        for end, line in zip(ends, fixed, strict=True):
+            offset += len(line) + 1  # this line's newline in the batch
+            clean[end] = line
+            found = firsts.get(offset)
+            if found is None:
+                del best[end]
+            else:
+                best[end] = found
+
+    def _walk(
+        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], todo: list[int]
+    ) -> None:
+        """In order: the lines that need Python, and the lines an open block takes."""
+        tracker = self._tracker
+        find = data.find
+        cursor = 0  # start of the first line not yet counted in ``_line_no``
+        for end in todo:
+            if end < cursor:
+                continue  # taken by a block
+            start = data.rfind(b"\n", 0, end) + 1
+            while tracker.kind is not None and cursor < start:
+                stop = find(b"\n", cursor)
+                self._engine_line(data, best, clean, cursor, stop)
+                cursor = stop + 1
+            if cursor < start:
+                self._line_no += data.count(b"\n", cursor, start)
+            self._engine_line(data, best, clean, start, end)
+            cursor = end + 1
+        while tracker.kind is not None and cursor < len(data):
+            stop = find(b"\n", cursor)
+            self._engine_line(data, best, clean, cursor, stop)
+            cursor = stop + 1
+
+    def _engine_line(
+        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], start: int, end: int
+    ) -> None:
+        raw = clean.get(end)
+        if raw is None:
+            raw = data[start:end]
+        line = raw.decode("utf-8", "replace")
+        engine = self._engine
+        assert engine is not None
+        i = best.get(end)
+        position = -1 if i is None else engine.plain[i]
+        self._line_no += 1
+        if self._tracker.kind is not None:
+            if self._tracker.offer(line):
+                if position >= 0:  # counted in bulk as plain noise; the block decides it now
+                    self._noise -= 1
+                    rule_id = self._rules[position].id
+                    self._hits[rule_id] -= 1
+                    if not self._hits[rule_id]:
+                        del self._hits[rule_id]
+                self._walked[end] = not self._block_kind_noise
+                self._continue_block(line)
+                return
+            self._end_open_block()
+        if i is None:
+            self._walked[end] = True
+            self._apply(line, _NEUTRAL)
+        elif position >= 0:
+            self._walked[end] = False
+            self._explain(line, "noise", self._rules[position].id)
+        else:
+            decision = self._engine_decision(i, line, raw)
+            rule = self._rules[decision[0]]
+            self._walked[end] = decision[0] < 0 or decision[1] or rule.rule.kind in _CONTENT_KINDS
+            self._apply(line, decision)
+
+    def _engine_decision(self, i: int, line: str, raw: bytes) -> _Decision:
+        """The first rule that really matches a line the engine flagged."""
+        engine = self._engine
+        assert engine is not None
+        ids = [i] if engine.exact[i] else engine.engine.line_ids(raw)
+        for j in ids:
+            if j < hs.N_FLAGS:
+                continue
+            position = j - hs.N_FLAGS
+            if self._disabled and position in self._disabled:
+                continue
+            if engine.exact[j]:
+                return self._decision(position, False, line)
+            rule = self._rules[position]
+            if rule.user_regex:
+                found = self._user_search(position, line)
+                if found is None:
+                    return self._decision(position, True, line)  # fail safe
+            else:
+                found = rule.matches(line, ascii_lower(line))
+            if found:
+                return self._decision(position, False, line)
+        return _NEUTRAL
+
+    def _engine_tail(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
+        """The chunk's last non-noise lines, for messages; a neutral one after the last error
+        means that error was not the stream's last word. Bounded walk back from the end."""
+        self._tail_events.clear()
+        plain = self._engine.plain if self._engine is not None else ()
+        picked: list[str] = []
+        end = len(data) - 1
+        walked = 0
+        last_error = self._last_error_line
+        line_no = self._line_no
+        while end >= 0 and len(picked) < TAIL_LINES and walked < TAIL_SCAN_LINES:
+            start = data.rfind(b"\n", 0, end) + 1
+            shown = self._walked.get(end)
+            if shown is None:
+                i = best.get(end)
+                shown = i is None or plain[i] < 0
+            if shown:
+                raw = clean.get(end)
+                text = (data[start:end] if raw is None else raw).decode("utf-8", "replace").strip()
+                if text:
+                    if not picked and line_no > last_error:
+                        self._tail_is_error = False
+                    picked.append(text[:300])
+            end = start - 1
+            walked += 1
+            line_no -= 1
+        self._tail.extend(reversed(picked))
 
     def _candidate(self, piece: str | bytes, mask: int) -> None:
         """A line holding keys; the common outcomes are settled here without ``_handle``."""
@@ -422,15 +633,8 @@ class Classifier:
         if match is None:
             decision = _NEUTRAL
         else:
-            position, timed_out = match
-            rule = self._rules[position]
-            is_error = timed_out or rule.is_error
-            rule_kind = rule.rule.kind
-            # A retry notice keeps the stack trace it heads (indented frames) as noise.
-            kind = BlockKind.GENERIC if rule_kind == "retry" else block_kind(line, is_error)
-            plain = None if is_error or kind is not None or rule_kind != "noise" else rule.id
-            decision = (position, timed_out, kind, plain)
-            if timed_out:
+            decision = self._decision(*match, line)
+            if match[1]:  # timed out
                 return decision
         if pristine and not self._disabled and len(line) <= VERDICT_CACHE_LINE_CHARS:
             assert cache is not None
@@ -438,6 +642,15 @@ class Classifier:
                 cache.clear()  # bounded; simple beats LRU bookkeeping on the hot path
             cache[line] = decision
         return decision
+
+    def _decision(self, position: int, timed_out: bool, line: str) -> _Decision:
+        rule = self._rules[position]
+        is_error = timed_out or rule.is_error
+        rule_kind = rule.rule.kind
+        # A retry notice keeps the stack trace it heads (indented frames) as noise.
+        kind = BlockKind.GENERIC if rule_kind == "retry" else block_kind(line, is_error)
+        plain = None if is_error or kind is not None or rule_kind != "noise" else rule.id
+        return (position, timed_out, kind, plain)
 
     def _mask_for(self, line: str) -> int:
         return self._set.mask_of(ascii_lower(line))
@@ -606,6 +819,15 @@ class Classifier:
                     text=line,
                 )
             )
+
+
+def _line_ends(data: bytes) -> list[int]:
+    ends: list[int] = []
+    end = data.find(b"\n")
+    while end != -1:
+        ends.append(end)
+        end = data.find(b"\n", end + 1)
+    return ends
 
 
 def _decode(piece: str | bytes) -> str:

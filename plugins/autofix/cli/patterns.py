@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from autofix.errors import PatternFileError
+from autofix.patterns import engine
 from autofix.patterns.loader import load_file
 from autofix.patterns.model import PatternFile
 
@@ -48,6 +49,22 @@ def run_check(args: argparse.Namespace) -> int:
     print(
         f"{args.file}: OK, {len(user)} rules; {mode} the {len(rules.compiled) - len(user)} built-in defaults in effect"
     )
+    if not engine.installed():
+        print(
+            "engine: hyperscan is not installed: every rule runs on the fallback path "
+            "(literal keys; user regexes on `regex` with the timeout after the static check)"
+        )
+        return EXIT_OK
+    if not engine.available():
+        print(f"engine: switched off by {engine.ENGINE_ENV}=fallback; modes below apply with it on")
+    for compiled in user:
+        plan = compiled.plan
+        assert plan is not None
+        why = f" ({plan.why})" if plan.why else ""
+        print(f"  {compiled.id}: {plan.mode}{why}")
+    built_in = [c.plan.mode for c in rules.compiled if c.trusted and c.plan is not None]
+    if built_in:
+        print(f"  built-in rules: {built_in.count(engine.MODE_ENGINE)} of {len(built_in)} on the engine")
     return EXIT_OK
 
 

@@ -587,3 +587,31 @@ _ERRORS = [
 DEFAULT_RULES: tuple[Rule, ...] = tuple(
     _RETRY + _SUCCESS_FIRST + _FAILURE_SUMMARIES + _SUCCESS_SUMMARIES + _NOISE + _ERRORS
 )
+
+# Engine forms (patterns/engine.py) of the built-ins whose stdlib form has a lookbehind or an end
+# anchor inside an alternation: the same verdict per line, with every match running to the end
+# of its line. tests/test_engine.py checks each against its rule on real and generated lines.
+ENGINE_FORMS: dict[str, str] = {
+    "failure-summary": r"\b[1-9]\d* (?:failed|failing|errors?)(?:(?:[,;.:)]|[ \t]+(?:in|from"
+    r"|occurred|found|generated|detected)\b|[ \t]+\()[^\n]*|[ \t]*)$",
+    "go-test-failure": r"^(?:--- FAIL: [^\n]*|FAIL\t[^\n]*|FAIL)$",
+    "tests-ok": r"(?:^OK(?: \([a-z =,\d]+\))?|^PASS|(?:^ok  \t|\bTests run: \d+, Failures: 0, "
+    r"Errors: 0\b)[^\n]*)$",
+    "tests-passed": r"(?:(?:\b[1-9]\d* (?:passed|passing)\b|^test result: ok\. )[^\n]*|^# fail 0)$",
+    "script-error": r"(?:(?:^[^ \t:\n]+\.lua:\d+: |^lua[\d.]*: )[^\n]*|^    while executing)$",
+    "git-bisect-found": r"(?:\bis the first bad commit|^bisect found first bad commit[^\n]*)$",
+    "log-level-info": r"^[^\n]{0,48}?\b(?:INFO|DEBUG|TRACE|NOTICE)\b[\]:|]?(?:[ \t][^\n]*)?$",
+    "warning-prefix": r"^[ \t]*(?:[\w.\-]+: )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?"
+    r"(?:\[[\w\-]+\])?[:!]?(?:[ \t][^\n]*)?$",
+    "python-exception": r"^[A-Za-z_][\w.$]*(?:Error|Exception|Interrupt)(?: \[[A-Z_\d]+\])?"
+    r"(?:: [^\n]*|:?[ \t]*)$",
+    "error-label": r"(?:^|[ \t:\]\)>|])(?:error|ERROR|Error)(?: ?\[[\w\-]+\])?:(?:[^\d\n][^\n]*)?$",
+    "fatal": r"(?:^|[ \t:])(?:fatal|FATAL|Fatal)(?: error)?:[^\n]*$",
+    "log-level-error": r"^[^\n]{0,48}?\b(?:ERROR|CRITICAL|FATAL|SEVERE)\b[\]:|]?(?:[ \t][^\n]*)?$",
+    "command-not-found": r"(?:command not found[^\n]*|: not found)$",
+    "shell-error": r"(?:: (?:unbound variable|bad substitution|ambiguous redirect|integer expression"
+    r" expected)|\bsyntax error near unexpected token\b[^\n]*)$",
+    "failed-word": r"(?:^|[^\w\-\n])FAILED\b[^\n]*$",
+    "failed-to": r"(?:^|[ \t:])Failed to [a-z][^\n]*$",
+    "failure-label": r"\b(?:failed|failure):(?:[ \t]+[^0 \t\n][^\n]*|[ \t]*)$",
+}
