@@ -53,7 +53,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import regex  # noqa: E402
 
 from autofix.classify.blocks import BlockTracker, block_kind  # noqa: E402
-from autofix.patterns import Rule, compile_rules  # noqa: E402
+from autofix.patterns.compiled import compile_rules  # noqa: E402
+from autofix.patterns.model import Rule  # noqa: E402
 from autofix.patterns.defaults import DEFAULT_RULES  # noqa: E402
 from autofix.patterns.model import PatternSettings  # noqa: E402
 from autofix.patterns.redos import can_match_newline, required_literals  # noqa: E402
