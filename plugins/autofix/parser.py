@@ -108,6 +108,7 @@ class ResponseParser:
         weighing = weigh(reports)
         blocks = weighing.blocks
         base.evidence = weighing.evidence
+        base.stderr_sample = err.sample()
 
         def fail(
             status: Status, message_lines: list[str], retry: RetryClass | None = None

@@ -15,6 +15,8 @@ from autofix.redact import redact
 
 MAX_BLOCK_CHARS = 500
 MAX_MESSAGE_LINES = 3
+SAMPLE_LINES = 40  # ParseResult.stderr_sample bounds
+SAMPLE_LINE_CHARS = 300
 
 
 class Status(StrEnum):
@@ -277,6 +279,9 @@ class ParseResult(BaseModel):
     matched_rules: list[str] = Field(default_factory=list)
     # The lines and rules that decided the verdict, most decisive first (classify/verdict.py).
     evidence: list[Evidence] = Field(default_factory=list)
+    # Distinct non-noise stderr lines (error blocks, outweighed ones too, and the tail), bounded
+    # and redacted: what `autofix patterns suggest` learns noise from, through the audit.
+    stderr_sample: list[str] = Field(default_factory=list)
     patterns_source: str = "defaults"
     retry_class: RetryClass = RetryClass.NONE
     warnings: list[str] = Field(default_factory=list)
@@ -295,6 +300,11 @@ class ParseResult(BaseModel):
     repairs: list[str] = Field(default_factory=list)
     attempt: int = 1
     attempts: int = 1
+
+    @field_validator("stderr_sample")
+    @classmethod
+    def _bound_sample(cls, value: list[str]) -> list[str]:
+        return [truncate(redact(line), SAMPLE_LINE_CHARS) for line in value[:SAMPLE_LINES]]
 
     @field_validator("run_status", mode="before")
     @classmethod

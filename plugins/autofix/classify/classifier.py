@@ -82,6 +82,12 @@ class ClassifyReport(BaseModel):
     def total_lines(self) -> int:
         return self.noise_lines + self.neutral_lines + self.error_lines
 
+    def sample(self, limit: int = 40) -> list[str]:
+        """Distinct non-noise lines seen: every kept block's lines, then the tail."""
+        lines = [line for block in self.blocks for line in block.text.splitlines()]
+        found = dict.fromkeys(line.strip() for line in [*lines, *self.tail] if line.strip())
+        return [line for line in found if not line.startswith("… (")][:limit]
+
 
 class LineVerdict(BaseModel):
     """One line's verdict, for ``autofix patterns explain``."""
