@@ -141,8 +141,9 @@ class Classifier:
         self._noise_rule: str | None = None
         # True while the stream's last non-noise line belongs to an error block (uncaught).
         self._tail_is_error = False
-        self._failures: list[Evidence] = []
-        self._successes: deque[Evidence] = deque(maxlen=SUMMARY_LINES)
+        # (line_no, rule id, text) of summary lines; Evidence is built for the kept ones only.
+        self._failures: list[tuple[int, str, str]] = []
+        self._successes: deque[tuple[int, str, str]] = deque(maxlen=SUMMARY_LINES)
         self._failure_count = self._success_count = self._last_success = 0
         self._dropped_weights: dict[str, int] = {}
         self._dropped_last = 0
@@ -223,7 +224,10 @@ class Classifier:
             blocks_dropped=self._dropped,
             dropped_weights=self._dropped_weights,
             dropped_last_line=self._dropped_last,
-            summaries=[*self._failures, *self._successes],
+            summaries=[
+                *(self._evidence("failure summary", *item) for item in self._failures),
+                *(self._evidence("success summary", *item) for item in self._successes),
+            ],
             failure_summary_lines=self._failure_count,
             success_summary_lines=self._success_count,
             last_success_line=self._last_success,
@@ -303,19 +307,16 @@ class Classifier:
         """One chunk of whole lines, as bytes: one scan, bulk counts, Python for the rest."""
         engine = self._engine
         assert engine is not None
-        if b"\r\n" in data:
+        best = self._scan(data)
+        if hs.F_CRLF in best.values():  # rare: "\r\n" is a newline
             data = data.replace(b"\r\n", b"\n")
-        hits = engine.engine.scan(data)
+            best = self._scan(data)
         forced = hs.long_line_ends(data, self._max_len)
-        valid = data.isascii()
-        if not valid:
+        if not data.isascii():
             try:
                 data.decode("utf-8")
-                valid = True
             except UnicodeDecodeError:
                 forced.extend(hs.invalid_utf8_ends(data))
-        hits.sort(reverse=True)  # per line, descending ids: the dict keeps the first rule
-        best: dict[int, int] = dict(map(divmod, hits, repeat(1 << hs.ID_BITS)))
         for end in forced:
             best[end] = hs.F_SLOW
         clean: dict[int, bytes] = {}
@@ -342,20 +343,27 @@ class Classifier:
         self._line_no = before + data.count(b"\n")
         self._engine_tail(data, best, clean)
 
+    def _scan(self, data: bytes) -> dict[int, int]:
+        """Line end -> the smallest engine id that hit the line (the first rule), in C loops."""
+        assert self._engine is not None
+        hits = self._engine.engine.scan(data)
+        hits.sort(reverse=True)  # per line, descending ids: the dict keeps the smallest
+        return dict(map(divmod, hits, repeat(1 << hs.ID_BITS)))
+
     def _slow_lines(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
         """Lines with terminal control, invalid UTF-8 or past the cap: normalise them as the
         fallback does, then scan them again together; their first hits replace the raw ones."""
         engine = self._engine
         assert engine is not None
         ends = [end for end, i in best.items() if i == hs.F_SLOW]
-        fixed = [
-            normalize_line(
-                data[data.rfind(b"\n", 0, end) + 1 : end].decode("utf-8", "replace"), self._max_len
-            )
-            .replace("\n", " ")
-            .encode("utf-8", "surrogatepass")
-            for end in ends
-        ]
+        # One batch: no escape or invalid sequence spans the joining newlines, so this equals
+        # normalising each line alone, with the per-line work in C.
+        raw = b"\n".join(data[data.rfind(b"\n", 0, end) + 1 : end] for end in ends)
+        lines = normalize_text(raw.decode("utf-8", "replace")).split("\n")
+        cap = self._max_len
+        fixed = (
+            "\n".join(line[:cap] for line in lines).encode("utf-8", "surrogatepass").split(b"\n")
+        )
         firsts: dict[int, int] = {}
         for value in engine.engine.scan(b"\n".join(fixed) + b"\n"):
             end, i = value >> hs.ID_BITS, value & hs.ID_MASK
@@ -602,14 +610,11 @@ class Classifier:
             self._block_weight = BlockWeight.RECOVERED
         self._tail_is_error = False
 
+    def _evidence(self, role: str, line_no: int, rule_id: str, text: str) -> Evidence:
+        return Evidence(role=role, rule_id=rule_id, stream=self._stream, line_no=line_no, text=text)
+
     def _summary(self, line: str, rule_id: str, failure: bool) -> None:
-        evidence = Evidence(
-            role="failure summary" if failure else "success summary",
-            rule_id=rule_id,
-            stream=self._stream,
-            line_no=self._line_no,
-            text=line.strip()[:300],
-        )
+        evidence = (self._line_no, rule_id, line.strip()[:300])
         if failure:
             self._failure_count += 1
             if len(self._failures) < SUMMARY_LINES:
