@@ -454,8 +454,8 @@ _ERRORS = [
         "uncaught",
         "error",
         "regex",
-        r"\bUn(?:caught|handled) (?:exception|error|rejection|promise)",
-        "uncaught exception",
+        r"\bUn(?:caught|handled) (?:exception|error|rejection|promise)|^terminate called after throwing",
+        "uncaught exception (also C++'s std::terminate report)",
         case_sensitive=False,
         both_streams=True,
     ),
@@ -514,6 +514,14 @@ _ERRORS = [
         "Lua runtime errors and Tcl's error trace",
     ),
     _rule(
+        "perl-fatal",
+        "error",
+        "regex",
+        r"^(?:Can't locate [^\n]* in @INC|Died at [^\n]* line \d+|Undefined subroutine &[^\n]* called at "
+        r"|Can't call method \"[^\"\n]*\" on )",
+        "Perl's fatal errors (perldiag): a die or a missing module, sub or object",
+    ),
+    _rule(
         "failure-label",
         "error",
         "regex",
@@ -569,9 +577,9 @@ _ERRORS = [
         "error",
         "regex",
         r"^[^ \t:\n]+:\d+:\d+: (?:[EF]\d{4}: |[A-Z]{1,3}\d{3}\b)|^[ \t]+\d+:\d+[ \t]+error[ \t]"
-        r"|\bSC\d{4} \(error\):|^>> Issue: \[B\d{3}",
+        r"|\bSC\d{4} \(error\):|^>> Issue: \[B\d{3}|^[^ \t:\n]+:\d+:\d+: \[error\] ",
         "linter findings that fail a check: pylint E/F messages, flake8/ruff codes, eslint and "
-        "yamllint `error` rows, shellcheck (error), any bandit issue",
+        "yamllint `error` rows (and its parsable `[error]`), shellcheck (error), any bandit issue",
         both_streams=True,
     ),
     _rule(
