@@ -512,6 +512,22 @@ _ERRORS = [
         "regex",
         r"^[^ \t:\n]+\.lua:\d+: |^lua[\d.]*: |^    while executing$",
         "Lua runtime errors and Tcl's error trace",
+        both_streams=True,
+    ),
+    _rule(
+        "go-build-error",
+        "error",
+        "regex",
+        r"^[\w./\-]+\.go:\d+:\d+: ",
+        "go build and go vet report each problem as file.go:line:col: message",
+    ),
+    _rule(
+        "git-conflict",
+        "error",
+        "regex",
+        r"^CONFLICT \([\w/ \-]+\): |^Automatic merge failed\b",
+        "git merge/rebase/cherry-pick stopped on a conflict (git prints it on stdout)",
+        both_streams=True,
     ),
     _rule(
         "perl-fatal",
@@ -559,8 +575,9 @@ _ERRORS = [
         r"<title>(?:[45]\d\d\b|Error\b)|<h1>(?:[45]\d\d\b|Error response|Internal Server Error"
         r"|Bad Request|Not Found|Forbidden|Service Unavailable|Bad Gateway)|^A server error occurred\."
         r"|^Error code: [45]\d\d|\bServer Error \(5\d\d\)|<pre>Cannot (?:GET|POST|PUT|PATCH|DELETE) /"
-        r"|^HTTP/[\d.]+ [45]\d\d\b",
-        "an HTTP error page or status line (nginx, Apache, http.server, wsgiref, werkzeug, Django, Express)",
+        r"|^HTTP/[\d.]+ [45]\d\d\b|^404 page not found|^Internal Server Error",
+        "an HTTP error page or status line (nginx, Apache, http.server, wsgiref, werkzeug, Django, "
+        "Express, Go's net/http plain-text errors)",
         both_streams=True,
     ),
     _rule(
