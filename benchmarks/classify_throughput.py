@@ -366,7 +366,9 @@ def throughput(name: str, data: bytes, repeats: int, fallback_mb: float) -> dict
     for key, (w, c) in med.items():
         size = len(small) / 1e6 if key.endswith(("sample", "fallback")) else mb
         base_w, base_c = (
-            med["seed, fallback sample"] if key == "autofix, fallback" else (seed_w, seed_c)
+            med["seed, fallback sample"]
+            if key.endswith(("sample", "fallback"))
+            else (seed_w, seed_c)
         )
         rows[key] = {
             "mb_s_wall": size / w,

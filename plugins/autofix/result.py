@@ -183,6 +183,13 @@ class RetryStrategy(StrEnum):
     AUTO = "auto"  # adaptive + constrained where the agent takes a seed and a schema, else feedback
 
 
+def redact_lines(lines: list[str]) -> list[str]:
+    """Each line redacted, in one pass over them all (no secret spans a newline)."""
+    if not lines:
+        return []
+    return redact("\n".join(line.replace("\n", " ") for line in lines)).split("\n")
+
+
 def truncate(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters, marking the cut."""
     if len(text) <= limit:
@@ -304,7 +311,7 @@ class ParseResult(BaseModel):
     @field_validator("stderr_sample")
     @classmethod
     def _bound_sample(cls, value: list[str]) -> list[str]:
-        return [truncate(redact(line), SAMPLE_LINE_CHARS) for line in value[:SAMPLE_LINES]]
+        return redact_lines([truncate(line, SAMPLE_LINE_CHARS) for line in value[:SAMPLE_LINES]])
 
     @field_validator("run_status", mode="before")
     @classmethod

@@ -19,7 +19,7 @@ from pydantic import (
 )
 
 from autofix.redact import REDACTED, is_secret_name, redact, redact_obj
-from autofix.result import FieldError, ParseResult, RetryClass, Status, truncate
+from autofix.result import FieldError, ParseResult, RetryClass, Status, redact_lines, truncate
 
 # Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
 MAX_INSTRUCTIONS_CHARS = 200_000
@@ -245,7 +245,7 @@ class InteractionResult(BaseModel):
     def _redact_sample(cls, value: list[str], info: ValidationInfo) -> list[str]:
         if _stored(info):
             return value
-        return [truncate(redact(line), 300) for line in value[:40]]
+        return redact_lines([truncate(line, 300) for line in value[:40]])
 
     @field_validator("matched_rules")
     @classmethod

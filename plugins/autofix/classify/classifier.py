@@ -39,7 +39,15 @@ from autofix.patterns.compiled import (
     EngineSet,
     ascii_lower,
 )
-from autofix.result import BlockSource, BlockWeight, ErrorBlock, Evidence
+from autofix.redact import redact
+from autofix.result import (
+    MAX_BLOCK_CHARS,
+    BlockSource,
+    BlockWeight,
+    ErrorBlock,
+    Evidence,
+    truncate,
+)
 
 Verdict = Literal["noise", "neutral", "error", "success"]
 TAIL_LINES = 5
@@ -50,6 +58,7 @@ _WEIGHT_ORDER = {BlockWeight.RECOVERED: 0, BlockWeight.ERROR: 1, BlockWeight.FAT
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
 _Decision = tuple[int, bool, BlockKind | None, str | None]
 _NEUTRAL: _Decision = (-1, False, None, None)
+_BLOCK_SEPARATOR = "\n\x00\x00\n"
 _CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
 TAIL_SCAN_LINES = 200  # lines walked back from a chunk's end to find its tail (engine path)
 
@@ -125,7 +134,8 @@ class Classifier:
         self._stream = stream
         self._noise = self._neutral = self._error = 0
         self._hits: dict[str, int] = {}
-        self._blocks: list[ErrorBlock] = []
+        # Kept blocks as raw fields; ErrorBlocks are built (and redacted in one pass) at finish.
+        self._blocks: list[dict[str, Any]] = []
         self._dropped = 0
         self._warnings: list[str] = list(rules.warnings)
         self._disabled: set[int] = set()
@@ -214,13 +224,13 @@ class Classifier:
             self._partial.clear()
         self._close_block()
         if self._tail_is_error and self._blocks and not self._last_dropped:
-            self._blocks[-1] = self._blocks[-1].model_copy(update={"uncaught": True})
+            self._blocks[-1]["uncaught"] = True
         self._finished = ClassifyReport(
             noise_lines=self._noise,
             # Every line is noise, error or neither; summaries and blank lines are neutral.
             neutral_lines=self._line_no - self._noise - self._error,
             error_lines=self._error,
-            blocks=self._blocks,
+            blocks=_error_blocks(self._blocks),
             blocks_dropped=self._dropped,
             dropped_weights=self._dropped_weights,
             dropped_last_line=self._dropped_last,
@@ -808,13 +818,13 @@ class Classifier:
                 self._dropped_last = line_no
             return
         self._blocks.append(
-            ErrorBlock(
-                text=text,
-                rule_id=rule_id,
-                source=source or BlockSource(self._stream),
-                line_no=line_no,
-                weight=weight,
-            )
+            {
+                "text": text,
+                "rule_id": rule_id,
+                "source": source or BlockSource(self._stream),
+                "line_no": line_no,
+                "weight": weight,
+            }
         )
 
     def _explain(
@@ -830,6 +840,23 @@ class Classifier:
                     text=line,
                 )
             )
+
+
+def _error_blocks(fields: list[dict[str, Any]]) -> list[ErrorBlock]:
+    """ErrorBlocks with their text bounded and redacted as ErrorBlock's validator does, but
+    in one pass over all of them (a 16 KB parse has up to 20 blocks)."""
+    if not fields:
+        return []
+    # Only the first MAX_BLOCK_CHARS are kept; the margin keeps any secret that starts in them
+    # whole for the redactor.
+    joined = _BLOCK_SEPARATOR.join(f["text"][: MAX_BLOCK_CHARS + 2048] for f in fields)
+    texts = redact(joined).split(_BLOCK_SEPARATOR)
+    if len(texts) != len(fields):  # a separator in the text itself: one at a time
+        return [ErrorBlock(**f) for f in fields]
+    return [
+        ErrorBlock.model_construct(**{**f, "text": truncate(text, MAX_BLOCK_CHARS)})
+        for f, text in zip(fields, texts, strict=True)
+    ]
 
 
 def _line_ends(data: bytes) -> list[int]:
