@@ -160,3 +160,16 @@ def test_patterns_check_prints_each_rule_mode(
     assert "  fast: engine\n" in out
     assert "  look: fallback (the engine has no lookaround)" in out
     assert f"{len(DEFAULT_RULES)} of {len(DEFAULT_RULES)} on the engine" in out
+
+
+def test_engine_path_equals_fallback_on_the_tune_split() -> None:
+    from test_corpus_verdicts import RUNS
+
+    rules = defaults()
+    differ = [
+        (run_id, stream)
+        for run_id, _, _, out, err in RUNS
+        for stream, data in (("stdout", out), ("stderr", err))
+        if report(data, rules, True, stream) != report(data, rules, False, stream)
+    ]
+    assert differ == []
