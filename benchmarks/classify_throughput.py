@@ -36,7 +36,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine_prototype import SEED_INDICATORS, SEED_NOISE, USER_RULES, build_v2, run_seed
+from engine_prototype import (
+    SEED_INDICATORS,
+    SEED_NOISE,
+    USER_RULES,
+    build_quiet,
+    build_v2,
+    run_seed,
+)
 
 from autofix.classify.classifier import Classifier
 from autofix.parser import ResponseParser
@@ -297,22 +304,6 @@ def build_real(megabytes: float, seed: int = 3) -> bytes:
             out.append(data)
             size += len(data)
     return b"".join(out)[: int(megabytes * 1e6)].rsplit(b"\n", 1)[0] + b"\n"
-
-
-def build_quiet(megabytes: float, seed: int = 5) -> bytes:
-    """Best case, labelled as such: build lines only, almost no rule hits."""
-    rng = random.Random(seed)
-    out: list[str] = []
-    size = 0
-    n = 0
-    while size < megabytes * 1e6:
-        n += 1
-        line = _bulk_line(rng, n)
-        if "\r" in line or "Running setup.py" in line:
-            continue
-        out.append(line)
-        size += len(line) + 1
-    return ("\n".join(out) + "\n").encode()
 
 
 INPUTS = {"project": build_input, "real": build_real, "v2": build_v2, "quiet": build_quiet}

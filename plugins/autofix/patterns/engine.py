@@ -280,6 +280,18 @@ def invalid_utf8_ends(data: bytes) -> set[int]:
     return ends
 
 
+def scan_hits(db: Any, data: bytes) -> list[int]:
+    """Every (line end, id) hit as ``end << ID_BITS | id``; one Python call per hit."""
+    hits: list[int] = []
+    append = hits.append
+
+    def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
+        append(end << 10 | i)  # ID_BITS, as a constant: this runs once per match
+
+    db.scan(data, match_event_handler=on_match)
+    return hits
+
+
 _DATABASES: dict[tuple[tuple[str, int, int], ...], Any] = {}
 _DATABASES_LOCK = threading.Lock()
 
@@ -313,15 +325,7 @@ class Engine:
         self.db = db
 
     def scan(self, data: bytes) -> list[int]:
-        """Every (line end, id) hit as ``end << ID_BITS | id``; one Python call per hit."""
-        hits: list[int] = []
-        append = hits.append
-
-        def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
-            append(end << 10 | i)  # ID_BITS, as a constant: this runs once per match
-
-        self.db.scan(data, match_event_handler=on_match)
-        return hits
+        return scan_hits(self.db, data)
 
     def line_ids(self, line: bytes) -> list[int]:
         """Every id that matches one line, ascending."""
