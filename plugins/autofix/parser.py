@@ -21,6 +21,7 @@ from autofix.result import (
     RetryClass,
     RunStatus,
     Status,
+    bounded_sample,
     format_error_message,
 )
 
@@ -108,7 +109,7 @@ class ResponseParser:
         weighing = weigh(reports)
         blocks = weighing.blocks
         base.evidence = weighing.evidence
-        base.stderr_sample = err.sample()
+        base.stderr_sample = bounded_sample(err.sample())  # assignment skips the validator
 
         def fail(
             status: Status, message_lines: list[str], retry: RetryClass | None = None

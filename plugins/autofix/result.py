@@ -183,6 +183,11 @@ class RetryStrategy(StrEnum):
     AUTO = "auto"  # adaptive + constrained where the agent takes a seed and a schema, else feedback
 
 
+def bounded_sample(lines: list[str]) -> list[str]:
+    """At most SAMPLE_LINES lines of at most SAMPLE_LINE_CHARS characters, redacted."""
+    return redact_lines([truncate(line, SAMPLE_LINE_CHARS) for line in lines[:SAMPLE_LINES]])
+
+
 def redact_lines(lines: list[str]) -> list[str]:
     """Each line redacted, in one pass over them all (no secret spans a newline)."""
     if not lines:
@@ -311,7 +316,7 @@ class ParseResult(BaseModel):
     @field_validator("stderr_sample")
     @classmethod
     def _bound_sample(cls, value: list[str]) -> list[str]:
-        return redact_lines([truncate(line, SAMPLE_LINE_CHARS) for line in value[:SAMPLE_LINES]])
+        return bounded_sample(value)
 
     @field_validator("run_status", mode="before")
     @classmethod
