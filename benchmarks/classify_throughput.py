@@ -1,17 +1,30 @@
-"""Classifier benchmark: throughput vs a naive baseline, peak memory, latency, hot-reload cost.
+"""Classifier benchmark (docs/benchmarks.md, "Classifier"): throughput against the seed's own
+algorithm, peak memory on a 1 GB stream, 16 KB latency, hot-reload cost.
 
-    .venv/bin/python benchmarks/classify_throughput.py [--mb 100] [--stream-gb 1] [--quick]
+    taskset -c 1 .venv/bin/python benchmarks/classify_throughput.py [--mb 100] [--repeats 3]
+        [--input project|real|v2|quiet|all] [--stream-gb 1] [--quick] [--cpu N]
 
-The input is built from the real tool captures in tests/fixtures/captures (and examples/logs),
-shuffled and repeated to the requested size. The baseline runs in the same process on the same
-bytes: "per line: skip if a noise substring is in it; error if an indicator substring is in it",
-using the substring of every built-in rule (a regex rule contributes its literal).
+The seed baseline is the seed's algorithm exactly: per line, skip it if it holds a noise
+substring, count it as an error if it holds an indicator substring, with the seed's 12 literals
+(engine_prototype.SEED_NOISE/SEED_INDICATORS, from issue 2's examples). It runs in the same
+process on the same bytes, and every ratio is against it; the 52-literal baseline (the literals
+of the 52 built-in rules docs/benchmarks.md used before) is reported beside it, labelled.
+autofix runs with every built-in rule plus 10 user rules (engine_prototype.USER_RULES), on the
+engine and on the fallback path. Medians of ``--repeats`` runs; CPU and wall time both.
+Inputs (100 MB each):
+- project: ``build_input``, the input issue 14 measured (bulk build lines, noise, capture blocks);
+- real: the corpus's tune-split stderr, run by run in random order, repeated (real bytes);
+- v2: engine_prototype.build_v2 (the project mix plus colour, redrawn bars, long JSON lines,
+  non-UTF-8 names, warnings with their source lines, lines for the user rules);
+- quiet: the best case, labelled (build lines, almost no hits).
 Prints measurements only; nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import json
 import os
 import random
 import resource
@@ -21,17 +34,83 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from engine_prototype import (
+    SEED_INDICATORS,
+    SEED_NOISE,
+    USER_RULES,
+    build_quiet,
+    build_v2,
+    run_seed,
+)
 
 from autofix.classify.classifier import Classifier
 from autofix.parser import ResponseParser
+from autofix.patterns import engine
 from autofix.patterns.compiled import CompiledRules, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
-from autofix.patterns.loader import PatternStore, defaults
-from autofix.patterns.model import PatternSettings, Rule
+from autofix.patterns.loader import PatternStore
+from autofix.patterns.model import PatternSettings
 from autofix.patterns.redos import required_literals
 
 ROOT = Path(__file__).resolve().parent.parent
 CHUNK = 1 << 20
+# The 52 built-in rules the earlier benchmark's literal baseline used (docs/benchmarks.md).
+BASELINE_52 = [
+    "log-level-info",
+    "log-level-info-logfmt",
+    "node-warning",
+    "node-trace-hint",
+    "npm-warn",
+    "pip-root-user",
+    "pip-notice",
+    "pip-deprecation",
+    "python-warning",
+    "python-warning-bare",
+    "compiler-warning",
+    "warning-prefix",
+    "note-prefix",
+    "git-clone",
+    "git-progress",
+    "cargo-progress",
+    "go-download",
+    "terminal-noise",
+    "locale-noise",
+    "python-traceback",
+    "python-source-location",
+    "python-exception",
+    "java-exception",
+    "npm-error",
+    "typescript-error",
+    "located-error",
+    "error-label",
+    "fatal",
+    "log-level-error",
+    "error-line-start",
+    "panic",
+    "crash-signal",
+    "killed-by-shell",
+    "command-not-found",
+    "permission-denied",
+    "no-such-file",
+    "no-space",
+    "out-of-memory",
+    "make-error",
+    "linker-error",
+    "cmake-error",
+    "failed-word",
+    "failed-to",
+    "failure-summary",
+    "unittest-failure",
+    "go-test-failure",
+    "tap-failure",
+    "build-failure",
+    "uncaught",
+    "assertion-failed",
+    "exit-status",
+    "connection-refused",
+]
 
 
 def corpus_lines() -> list[bytes]:
@@ -189,10 +268,13 @@ def build_input(
     return data
 
 
-def baseline_needles() -> tuple[list[str], list[str]]:
+def baseline52_needles() -> tuple[list[str], list[str]]:
+    """The literal of each of the 52 rules (a regex contributes its required literals)."""
     noise: list[str] = []
     errors: list[str] = []
     for rule in DEFAULT_RULES:
+        if rule.id not in BASELINE_52:
+            continue
         needles = (
             [rule.pattern]
             if rule.type == "substring"
@@ -202,73 +284,104 @@ def baseline_needles() -> tuple[list[str], list[str]]:
     return noise, errors
 
 
-def run_baseline(data: bytes) -> tuple[float, float, int]:
-    """(wall s, CPU s, error lines)."""
-    noise, indicators = baseline_needles()
-    started, cpu = time.perf_counter(), time.process_time()
-    errors = 0
-    for offset in range(0, len(data), CHUNK):
-        for line in data[offset : offset + CHUNK].decode("utf-8", "replace").split("\n"):
-            if any(n in line for n in noise):
-                continue
-            if any(i in line for i in indicators):
-                errors += 1
-    return time.perf_counter() - started, time.process_time() - cpu, errors
+def build_real(megabytes: float, seed: int = 3) -> bytes:
+    """The corpus's tune-split stderr (never the held-out runs), run by run in random order,
+    repeated to ``megabytes``: real bytes with their real mix of noise, errors and progress."""
+    corpus = ROOT / "corpus"
+    sides = [line.split("\t") for line in (corpus / "split.tsv").read_text().splitlines()[1:]]
+    runs = []
+    for row in sides:
+        path = corpus / "runs" / row[0] / "stderr"
+        if row[5] == "tune" and path.is_file() and path.stat().st_size:
+            data = path.read_bytes()
+            runs.append(data if data.endswith(b"\n") else data + b"\n")
+    rng = random.Random(seed)
+    out: list[bytes] = []
+    size = 0
+    while size < megabytes * 1e6:
+        rng.shuffle(runs)
+        for data in runs:
+            out.append(data)
+            size += len(data)
+    return b"".join(out)[: int(megabytes * 1e6)].rsplit(b"\n", 1)[0] + b"\n"
 
 
-def run_classifier(
-    data: bytes, rules: CompiledRules | None = None, cache: bool = True
-) -> tuple[float, float, int]:
-    """(wall s, CPU s, error lines). The rule set is fresh: its verdict cache starts empty."""
-    compiled = rules or defaults()
-    started, cpu = time.perf_counter(), time.process_time()
-    classifier = Classifier(compiled, verdict_cache=cache)
+INPUTS = {"project": build_input, "real": build_real, "v2": build_v2, "quiet": build_quiet}
+
+
+def bench_rules() -> CompiledRules:
+    """Every built-in rule plus the 10 user rules (one engine+verify, one fallback)."""
+    return compile_rules(list(USER_RULES), PatternSettings(), "bench", DEFAULT_RULES)
+
+
+def run_autofix(data: bytes, rules: CompiledRules, use_engine: bool) -> int:
+    """A fresh classifier over ``data`` in 1 MB feeds; returns its error lines."""
+    classifier = Classifier(rules, engine=use_engine)
     view = memoryview(data)
     for offset in range(0, len(data), CHUNK):
         classifier.feed(bytes(view[offset : offset + CHUNK]))
-    report = classifier.finish()
-    return time.perf_counter() - started, time.process_time() - cpu, report.error_lines
+    return classifier.finish().error_lines
 
 
-def with_user_rules() -> CompiledRules:
-    user = [
-        Rule(
-            id="u1",
-            kind="noise",
-            type="substring",
-            pattern="Browserslist: caniuse-lite is outdated",
-            reason="b",
-        ),
-        Rule(id="u2", kind="noise", type="regex", pattern=r"^retrying request \d+/\d+", reason="b"),
-        Rule(id="u3", kind="error", type="regex", pattern=r"^migration \d+ failed: ", reason="b"),
-        Rule(
-            id="u4",
-            kind="error",
-            type="substring",
-            pattern="LICENSE CHECK FAILED",
-            reason="b",
-            case_sensitive=True,
-        ),
-        Rule(
-            id="u5",
-            kind="noise",
-            type="regex",
-            pattern=r"\bcache (?:hit|miss) for [\w./-]+",
-            reason="b",
-        ),
-    ]
-    return compile_rules(user, PatternSettings(), "bench", DEFAULT_RULES)
+def timed(fn: Any) -> tuple[float, float]:
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def throughput(name: str, data: bytes, repeats: int, fallback_mb: float) -> dict[str, Any]:
+    rules = bench_rules()
+    rules.ruleset("", "stderr").engine()  # compiled once, outside the timing (hot reload: 0.2 s)
+    noise52, indicators52 = baseline52_needles()
+    small = data[: int(fallback_mb * 1e6)].rsplit(b"\n", 1)[0] + b"\n"
+    runs: dict[str, tuple[Any, bytes]] = {
+        "seed (12 literals)": (lambda d: run_seed(d), data),
+        "52-literal baseline": (lambda d: run_seed(d, noise52, indicators52), data),
+        "autofix, engine": (lambda d: run_autofix(d, rules, engine.available()), data),
+        "seed, fallback sample": (lambda d: run_seed(d), small),
+        "autofix, fallback": (lambda d: run_autofix(d, rules, False), small),
+    }
+    times: dict[str, list[tuple[float, float]]] = {key: [] for key in runs}
+    for _ in range(repeats):
+        for key, (fn, piece) in runs.items():
+            times[key].append(timed(lambda fn=fn, piece=piece: fn(piece)))
+    med = {
+        key: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+        for key, v in times.items()
+    }
+    mb = len(data) / 1e6
+    rows: dict[str, Any] = {}
+    seed_w, seed_c = med["seed (12 literals)"]
+    _b52_w, b52_c = med["52-literal baseline"]
+    for key, (w, c) in med.items():
+        size = len(small) / 1e6 if key.endswith(("sample", "fallback")) else mb
+        base_w, base_c = (
+            med["seed, fallback sample"]
+            if key.endswith(("sample", "fallback"))
+            else (seed_w, seed_c)
+        )
+        rows[key] = {
+            "mb_s_wall": size / w,
+            "mb_s_cpu": size / c,
+            "x_seed_wall": base_w / w,
+            "x_seed_cpu": base_c / c,
+            "x_52_cpu": None if key.endswith(("sample", "fallback")) else b52_c / c,
+        }
+    return {"input": name, "mb": mb, "lines": data.count(b"\n"), "rows": rows}
 
 
 def memory_child(gigabytes: float) -> None:
     """In a fresh process: stream ``gigabytes`` through one classifier, print extra peak RSS.
 
-    Each 1 MB chunk gets its own counter on every line, so no line repeats across the stream:
-    the verdict cache fills to its bound and is never a free hit.
+    Each 1 MB chunk of the real input gets its own counter on every line, so no line repeats
+    across the stream.
     """
-    chunk = build_input(1.0)
-    classifier = Classifier(defaults())
+    chunk = build_real(1.0)
+    rules = bench_rules()
+    classifier = Classifier(rules)
     classifier.feed(chunk[:1000])
+    gc.collect()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
     fed = 0
@@ -285,37 +398,26 @@ def memory_child(gigabytes: float) -> None:
     print(f"{(after - before) / 1024:.1f} {fed / 1e6 / seconds:.1f} {report.total_lines}")
 
 
-def latency(data: bytes, samples: int, cache: bool = True) -> dict[str, float]:
-    """ResponseParser.parse on 16 KB slices at random offsets, after 200 warm-up calls.
-
-    Wall time is the target; CPU time per call shows the code's own cost, without the time the
-    process spent descheduled on a loaded machine.
-    """
-    import autofix.classify.classifier as module
-
+def latency(data: bytes, samples: int) -> dict[str, float]:
+    """ResponseParser.parse on 16 KB slices at random offsets, after 200 warm-up calls."""
     parser = ResponseParser(
         PatternStore(Path(tempfile.gettempdir()) / "autofix-bench-no-such-file.yaml")
     )
-    saved = module.VERDICT_CACHE_LINE_CHARS
-    if not cache:
-        module.VERDICT_CACHE_LINE_CHARS = -1  # nothing is stored, so nothing is found
     size = 16 * 1024
     rng = random.Random(11)
     pieces = [
         data[s : s + size]
         for s in (rng.randrange(0, len(data) - size) for _ in range(samples + 200))
     ]
-    try:
-        for piece in pieces[:200]:
-            parser.parse(0, piece, b"", operation="bench")
-        walls, cpus = [], []
-        for piece in pieces[200:]:
-            began, cpu = time.perf_counter(), time.process_time()
-            parser.parse(0, piece, b"", operation="bench")
-            cpus.append(time.process_time() - cpu)
-            walls.append(time.perf_counter() - began)
-    finally:
-        module.VERDICT_CACHE_LINE_CHARS = saved
+    for piece in pieces[:200]:
+        parser.parse(0, piece, b"", operation="bench")
+    walls, cpus = [], []
+    gc.collect()
+    for piece in pieces[200:]:
+        began, cpu = time.perf_counter(), time.process_time()
+        parser.parse(0, piece, b"", operation="bench")
+        cpus.append(time.process_time() - cpu)
+        walls.append(time.perf_counter() - began)
     walls.sort()
     cpus.sort()
     p99 = int(len(walls) * 0.99) - 1
@@ -345,72 +447,81 @@ def main() -> int:
     args = argparse.ArgumentParser()
     args.add_argument("--mb", type=float, default=100.0)
     args.add_argument("--stream-gb", type=float, default=1.0)
-    args.add_argument("--quick", action="store_true", help="10 MB and a 0.1 GB stream")
+    args.add_argument("--repeats", type=int, default=3)
+    args.add_argument("--input", choices=(*INPUTS, "all"), default="all")
+    args.add_argument("--fallback-mb", type=float, default=20.0, help="the fallback's sample")
+    args.add_argument("--samples", type=int, default=2000, help="16 KB parses timed")
+    args.add_argument("--cpu", type=int, default=None, help="pin to this CPU")
+    args.add_argument("--json", default=None, help="also write the numbers here")
+    args.add_argument("--quick", action="store_true", help="10 MB, a 0.1 GB stream, 1 repeat")
     args.add_argument("--memory-child", type=float, default=None, help=argparse.SUPPRESS)
     opts = args.parse_args()
+    if opts.cpu is not None:
+        os.sched_setaffinity(0, {opts.cpu})
     if opts.memory_child is not None:
         memory_child(opts.memory_child)
         return 0
-    megabytes, stream_gb = (10.0, 0.1) if opts.quick else (opts.mb, opts.stream_gb)
-    data = build_input(megabytes)
-    lines = data.count(b"\n")
-    print(
-        f"input: {len(data) / 1e6:.1f} MB, {lines} lines, avg {len(data) / lines:.0f} B/line, "
-        f"{len(DEFAULT_RULES)} built-in rules "
-        f"({sum(r.type == 'substring' for r in DEFAULT_RULES)} substring, {sum(r.type == 'regex' for r in DEFAULT_RULES)} regex)"
+    megabytes, stream_gb, repeats = (
+        (10.0, 0.1, 1) if opts.quick else (opts.mb, opts.stream_gb, opts.repeats)
     )
+    fallback_mb = min(opts.fallback_mb, megabytes)
+    rules = bench_rules()
     print(
-        f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)"
+        f"engine: {'hyperscan ' + engine.hyperscan.__version__ if engine.available() else 'none (fallback)'}; "
+        f"rules: {len(DEFAULT_RULES)} built-in + {len(USER_RULES)} user; "
+        f"seed: {len(SEED_NOISE)} noise + {len(SEED_INDICATORS)} indicator literals; "
+        f"CPU affinity {sorted(os.sched_getaffinity(0))}; "
+        f"load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
-    mb = len(data) / 1e6
-
-    def show(
-        name: str, wall: float, cpu: float, base: tuple[float, float] | None, extra: str = ""
-    ) -> None:
-        ratio = f"  ratio {base[0] / wall:.1f}x wall, {base[1] / cpu:.1f}x CPU" if base else ""
-        print(f"{name:24s} {mb / wall:7.1f} MB/s wall, {mb / cpu:7.1f} MB/s CPU{ratio}{extra}")
-
-    base_w, base_c, base_err = run_baseline(data)
-    base = (base_w, base_c)
-    show("baseline", base_w, base_c, None, f"  ({base_err} error lines)")
-    ours_w, ours_c, ours_err = run_classifier(data)
-    show("autofix (defaults)", ours_w, ours_c, base, f"  ({ours_err} error lines)")
-    off_w, off_c, _ = run_classifier(data, cache=False)
-    show("autofix (cache off)", off_w, off_c, base)
-    user_w, user_c, _ = run_classifier(data, with_user_rules())
-    show("autofix (+5 user rules)", user_w, user_c, base)
-    unique = build_input(megabytes, unique=True)
-    mb_saved, mb = mb, len(unique) / 1e6
-    ub_w, ub_c, _ = run_baseline(unique)
-    uo_w, uo_c, _ = run_classifier(unique)
-    show("all-unique: baseline", ub_w, ub_c, None)
-    show("all-unique: autofix", uo_w, uo_c, (ub_w, ub_c))
-    dense = build_input(min(megabytes, 10.0), dense=True)
-    mb = len(dense) / 1e6
-    db_w, db_c, _ = run_baseline(dense)
-    do_w, do_c, _ = run_classifier(dense)
-    show("captures only: baseline", db_w, db_c, None)
-    show("captures only: autofix", do_w, do_c, (db_w, db_c))
-    mb = mb_saved
+    for compiled in rules.compiled:
+        if compiled.plan is not None and compiled.plan.mode != engine.MODE_ENGINE:
+            print(f"  {compiled.id}: {compiled.plan.mode} ({compiled.plan.why})")
+    results: dict[str, Any] = {"inputs": []}
+    names = list(INPUTS) if opts.input == "all" else [opts.input]
+    for name in names:
+        data = INPUTS[name](megabytes)
+        found = throughput(name, data, repeats, fallback_mb)
+        results["inputs"].append(found)
+        label = " (best case: almost no hits)" if name == "quiet" else ""
+        print(
+            f"\ninput {name}{label}: {found['mb']:.1f} MB, {found['lines']} lines (median of {repeats})"
+        )
+        print(
+            f"{'':24s} {'MB/s wall':>10s} {'MB/s CPU':>9s} {'x seed wall':>12s} {'x seed CPU':>11s} {'x 52-lit CPU':>13s}"
+        )
+        for key, row in found["rows"].items():
+            x52 = "" if row["x_52_cpu"] is None else f"{row['x_52_cpu']:12.2f}x"
+            print(
+                f"{key:24s} {row['mb_s_wall']:10.1f} {row['mb_s_cpu']:9.1f} "
+                f"{row['x_seed_wall']:11.2f}x {row['x_seed_cpu']:10.2f}x {x52}"
+            )
     child = subprocess.run(
-        [sys.executable, __file__, "--memory-child", str(stream_gb)],
+        [sys.executable, __file__, "--memory-child", str(stream_gb)]
+        + ([] if opts.cpu is None else ["--cpu", str(opts.cpu)]),
         capture_output=True,
         text=True,
         check=True,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
     extra_mb, stream_rate, stream_lines = child.stdout.split()
+    results["stream"] = {"gb": stream_gb, "extra_mb": float(extra_mb), "mb_s": float(stream_rate)}
     print(
-        f"stream {stream_gb:g} GB:        extra peak RSS {extra_mb} MB, {stream_rate} MB/s, {stream_lines} lines"
+        f"\nstream {stream_gb:g} GB (real input, every line unique, 1 MB feeds): extra peak RSS "
+        f"{extra_mb} MB, {stream_rate} MB/s wall, {stream_lines} lines"
     )
-    for cache in (True, False):
-        lat = latency(data, 2000, cache)
+    results["latency"] = {}
+    for name in ("project", "real"):
+        lat = latency(INPUTS[name](min(megabytes, 20.0)), opts.samples if not opts.quick else 500)
+        results["latency"][name] = lat
         print(
-            f"16 KB parse (cache {'on' if cache else 'off'}): median {lat['median']:.3f} ms, "
-            f"p99 {lat['p99']:.3f} ms wall; CPU median {lat['cpu_median']:.3f} ms, p99 {lat['cpu_p99']:.3f} ms"
+            f"16 KB ResponseParser.parse ({name}): median {lat['median']:.3f} ms, p99 {lat['p99']:.3f} ms "
+            f"wall; CPU median {lat['cpu_median']:.3f} ms, p99 {lat['cpu_p99']:.3f} ms"
         )
-    print(f"hot-reload check:    {reload_check_us():.2f} µs per PatternStore.current()")
+    results["reload_check_us"] = reload_check_us()
+    print(f"hot-reload check: {results['reload_check_us']:.2f} µs per PatternStore.current()")
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(results, indent=2))
     return 0
 
 

@@ -53,8 +53,16 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import regex  # noqa: E402
 
 from autofix.classify.blocks import BlockTracker, block_kind  # noqa: E402
+from autofix.patterns import engine as hs  # noqa: E402
 from autofix.patterns.compiled import compile_rules  # noqa: E402
-from autofix.patterns.defaults import DEFAULT_RULES  # noqa: E402
+from autofix.patterns.defaults import DEFAULT_RULES, ENGINE_FORMS  # noqa: E402
+from autofix.patterns.engine import (  # noqa: E402
+    _BAD_UTF8,
+    _EOL,
+    _ops,
+    _python_only_syntax,
+    long_line_ends,
+)
 from autofix.patterns.model import PatternSettings, Rule  # noqa: E402
 from autofix.patterns.redos import can_match_newline, required_literals  # noqa: E402
 
@@ -113,17 +121,10 @@ def run_seed(
 
 
 def baseline52_needles() -> tuple[list[str], list[str]]:
-    """docs/benchmarks.md's baseline: the literal of every built-in rule (52 rules)."""
-    noise: list[str] = []
-    errors: list[str] = []
-    for rule in DEFAULT_RULES:
-        needles = (
-            [rule.pattern]
-            if rule.type == "substring"
-            else (required_literals(rule.pattern, True) or [])
-        )
-        (noise if rule.kind == "noise" else errors).extend(needles)
-    return noise, errors
+    """docs/benchmarks.md's baseline: the literals of the 52 rules it used."""
+    from classify_throughput import baseline52_needles as needles
+
+    return needles()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,47 +205,9 @@ USER_RULES = [
 # Built-ins whose stdlib form uses a lookbehind or an end anchor inside an alternation, rewritten
 # for the engine: same verdict per line (checked against the stdlib form by --check), match runs
 # to the end of the line. The lead would keep these next to the rules in defaults.py.
-ENGINE_FORMS: dict[str, str] = {
-    "log-level-info": r"^[^\n]{0,48}?\b(?:INFO|DEBUG|TRACE|NOTICE)\b[\]:|]?(?:[ \t][^\n]*)?$",
-    "warning-prefix": r"^[ \t]*(?:[\w.\-]+: )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?"
-    r"(?:\[[\w\-]+\])?[:!]?(?:[ \t][^\n]*)?$",
-    "python-exception": r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt)(?:: [^\n]*|:?[ \t]*)$",
-    "error-label": r"(?:^|[ \t:\]\)>|])(?:error|ERROR|Error)(?: ?\[[\w\-]+\])?:"
-    r"(?:[^\d\n][^\n]*)?$",
-    "fatal": r"(?:^|[ \t:])(?:fatal|FATAL|Fatal)(?: error)?:[^\n]*$",
-    "log-level-error": r"^[^\n]{0,48}?\b(?:ERROR|CRITICAL|FATAL|SEVERE)\b[\]:|]?(?:[ \t][^\n]*)?$",
-    "failed-word": r"(?:^|[^\w\-\n])FAILED\b[^\n]*$",
-    "failed-to": r"(?:^|[ \t:])Failed to [a-z][^\n]*$",
-    "command-not-found": r"(?:command not found[^\n]*|: not found)$",
-    "go-test-failure": r"^(?:--- FAIL: [^\n]*|FAIL\t[^\n]*|FAIL)$",
-}
+# (the built-ins' engine forms now live next to the rules: defaults.ENGINE_FORMS)
 
 # Flag patterns (smallest ids: they win the per-line minimum). Each runs to the end of its line.
-_EOL = r"[^\n]*$"
-_NOT = lambda cls: rf"(?:[^{cls}\n]{_EOL}|$)"  # noqa: E731 - a byte outside ``cls``, or the end
-_BAD_UTF8 = [  # a byte sequence Python's strict UTF-8 decoder rejects, each as a witness
-    r"[\xc0\xc1\xf5-\xff]" + _EOL,
-    r"(?:^|[\x00-\x7f])[\x80-\xbf]" + _EOL,  # a continuation byte with no lead
-    r"[\xc2-\xdf]" + _NOT(r"\x80-\xbf"),
-    r"\xe0" + _NOT(r"\xa0-\xbf"),
-    r"\xe0[\xa0-\xbf]" + _NOT(r"\x80-\xbf"),
-    r"[\xe1-\xec\xee\xef]" + _NOT(r"\x80-\xbf"),
-    r"[\xe1-\xec\xee\xef][\x80-\xbf]" + _NOT(r"\x80-\xbf"),
-    r"\xed" + _NOT(r"\x80-\x9f"),  # surrogates
-    r"\xed[\x80-\x9f]" + _NOT(r"\x80-\xbf"),
-    r"\xf0" + _NOT(r"\x90-\xbf"),
-    r"\xf0[\x90-\xbf]" + _NOT(r"\x80-\xbf"),
-    r"\xf0[\x90-\xbf][\x80-\xbf]" + _NOT(r"\x80-\xbf"),
-    r"[\xf1-\xf3]" + _NOT(r"\x80-\xbf"),
-    r"[\xf1-\xf3][\x80-\xbf]" + _NOT(r"\x80-\xbf"),
-    r"[\xf1-\xf3][\x80-\xbf]{2}" + _NOT(r"\x80-\xbf"),
-    r"\xf4" + _NOT(r"\x80-\x8f"),
-    r"\xf4[\x80-\x8f]" + _NOT(r"\x80-\xbf"),
-    r"\xf4[\x80-\x8f][\x80-\xbf]" + _NOT(r"\x80-\xbf"),
-    r"[\xc2-\xdf][\x80-\xbf]{2}" + _EOL,  # one continuation too many
-    r"[\xe0-\xef][\x80-\xbf]{3}" + _EOL,
-    r"[\xf0-\xf4][\x80-\xbf]{4}" + _EOL,
-]
 F_CRLF = 0  # the chunk holds "\r\n" (reported once per scan): replace, scan again
 F_SLOW = 1  # terminal control (\r, ESC, CSI), invalid UTF-8, or past the cap: the slow path
 F_WARNHEAD = 2  # a Python or Node warning head: its noise line opens a two-line block
@@ -262,90 +225,12 @@ FLAG_PATTERNS = [
 ]
 
 
-def long_line_ends(data: bytes, cap: int) -> list[int]:
-    """Ends of the lines longer than ``cap`` bytes. Every such line wholly contains an aligned
-    block of ``(cap + 1) // 2`` bytes, which then holds no newline: one ``find`` per block."""
-    step = (cap + 1) // 2
-    find = data.find
-    ends: list[int] = []
-    k = 0
-    size = len(data)
-    while k + step <= size:
-        if find(b"\n", k, k + step) == -1:
-            start = data.rfind(b"\n", 0, k) + 1
-            end = find(b"\n", k + step)
-            if end - start > cap:
-                ends.append(end)
-            k = (end // step + 1) * step
-        else:
-            k += step
-    return ends
-
-
 # ---------------------------------------------------------------------------------------------
 # Compiling rules for the engine.
 
 EXACT, VERIFY, FALLBACK = "exact", "verify", "fallback"
-_PARSER: Any = __import__("re._parser", fromlist=["_parser"])
-_UNSUPPORTED_OPS = {
-    "ASSERT",
-    "ASSERT_NOT",
-    "GROUPREF",
-    "GROUPREF_EXISTS",
-    "ATOMIC_GROUP",
-    "POSSESSIVE_REPEAT",
-}
-
-
-def _ops(items: Any) -> set[str]:
-    found: set[str] = set()
-    for op, av in items:
-        name = str(op)
-        found.add(name)
-        if name == "AT":
-            found.add(str(av))
-        children: list[Any] = []
-        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            children = [av[2]]
-        elif name == "SUBPATTERN":
-            children = [av[3]]
-        elif name == "BRANCH":
-            children = list(av[1])
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            children = [av[1]]
-        elif name == "ATOMIC_GROUP":
-            children = [av]
-        elif name == "GROUPREF_EXISTS":
-            children = [c for c in av[1:] if c is not None]
-        for child in children:
-            found |= _ops(child)
-    return found
-
-
-def _python_only_syntax(pattern: str) -> str | None:
-    r"""Text that Hyperscan (PCRE syntax) reads differently from Python, or None.
-
-    ``x{,3}``: Python 0..3, PCRE the literal text "{,3}". ``\A``/``\Z``: Python (one line at a
-    time) the line's start/end, Hyperscan the buffer's. ``\u``/``\U``/``\N``: Python escapes
-    PCRE rejects (the compile error routes them to the fallback anyway).
-    """
-    escaped = False
-    in_class = False
-    for k, ch in enumerate(pattern):
-        if escaped:
-            escaped = False
-            if not in_class and ch in "AZ":
-                return f"\\{ch}"
-            continue
-        if ch == "\\":
-            escaped = True
-        elif ch == "[" and not in_class:
-            in_class = True
-        elif ch == "]" and in_class:
-            in_class = False
-        elif ch == "{" and not in_class and pattern[k + 1 : k + 2] == ",":
-            return "{,n}"
-    return None
+# The integrated engine's own shape checks (plugins/autofix/patterns/engine.py).
+_UNSUPPORTED_OPS = hs._UNSUPPORTED | {hs._UNSUPPORTED_REPEAT}
 
 
 @dataclass
@@ -387,7 +272,7 @@ def engine_rule(position: int, rule: Rule, trusted: bool) -> EngineRule:
     pattern = rule.pattern
     why = ""
     try:
-        ops = _ops(_PARSER.parse(pattern, 0 if rule.case_sensitive else re.IGNORECASE))
+        ops = _ops(hs._PARSER.parse(pattern, 0 if rule.case_sensitive else re.IGNORECASE))
     except Exception:  # `regex`-only syntax
         ops, why = {"?"}, "syntax the stdlib parser can't read"
     bad = ops & _UNSUPPORTED_OPS
@@ -487,14 +372,7 @@ class Engine:
         self.n_ids = n + N_FLAGS
 
     def scan(self, data: bytes) -> list[int]:
-        hits: list[int] = []
-        append = hits.append
-
-        def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
-            append(end << 10 | i)  # ID_BITS, as a constant: this runs once per match
-
-        self.db.scan(data, match_event_handler=on_match)
-        return hits
+        return hs.scan_hits(self.db, data)
 
     def invalid_utf8_ends(self, data: bytes) -> set[int]:
         """Ends of the lines Python's strict UTF-8 decoder rejects (``data`` failed to decode)."""

@@ -10,6 +10,7 @@ from autofix.agents.failures import kind_from_exit_code
 from autofix.agents.watch import EarlyStop
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.classify.verdict import weigh
 from autofix.patterns.compiled import CompiledRules
 from autofix.patterns.loader import PatternStore, store_for
 from autofix.redact import redact
@@ -22,6 +23,7 @@ from autofix.result import (
     RetryClass,
     RunStatus,
     Status,
+    bounded_sample,
     format_error_message,
 )
 
@@ -93,7 +95,11 @@ class ResponseParser:
         base = _base(exit_code, run_status, operation, reports)
         if agent_outcome is not None:
             _copy_outcome(base, agent_outcome)
-        blocks = [block for report in reports for block in report.blocks]
+        # Retried blocks don't count; a success summary can outweigh logged ones (verdict.py).
+        weighing = weigh(reports)
+        blocks = weighing.blocks
+        base.evidence = weighing.evidence
+        base.stderr_sample = bounded_sample(err.sample())  # assignment skips the validator
 
         def fail(
             kind: FailureKind, message_lines: list[str], retry_after_s: float | None = None
@@ -112,7 +118,7 @@ class ResponseParser:
             kind = FailureKind.CANCELLED if signal_name == "SIGINT" else FailureKind.KILLED
             return fail(kind, [f"Process killed by {signal_name}", *_block_lines(blocks)])
         if agent_outcome is not None:
-            decided = _decide_agent(agent_outcome, exit_code, blocks)
+            decided = _decide_agent(agent_outcome, exit_code, weighing.deciding)
             if decided is not None:
                 kind, lines = decided
                 return fail(kind, lines, agent_outcome.retry_after_s)
@@ -140,8 +146,8 @@ class ResponseParser:
                 return fail(kind, [*quoted, f"(exit code {exit_code})"])
             tail = list(err.tail[-2:]) or (list(out.tail[-2:]) if out else [])
             return fail(kind, [f"Exit code {exit_code}", *tail])
-        if blocks:
-            return fail(FailureKind.UNKNOWN, _block_lines(blocks))
+        if weighing.deciding:
+            return fail(FailureKind.UNKNOWN, _block_lines(weighing.deciding))
         if isinstance(stderr, str | bytes) and stderr and log.isEnabledFor(logging.DEBUG):
             raw = stderr if isinstance(stderr, str) else stderr.decode("utf-8", "replace")
             log.debug(

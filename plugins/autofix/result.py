@@ -26,6 +26,8 @@ from autofix.redact import redact_stored, redact_value
 
 MAX_BLOCK_CHARS = 500
 MAX_MESSAGE_LINES = 3
+SAMPLE_LINES = 40  # ParseResult.stderr_sample bounds
+SAMPLE_LINE_CHARS = 300
 
 
 class Status(StrEnum):
@@ -264,11 +266,32 @@ class RetryStrategy(StrEnum):
     AUTO = "auto"  # adaptive + constrained where the agent takes a seed and a schema, else feedback
 
 
+def bounded_sample(lines: list[str]) -> list[str]:
+    """At most SAMPLE_LINES lines of at most SAMPLE_LINE_CHARS characters, redacted."""
+    return redact_lines([truncate(line, SAMPLE_LINE_CHARS) for line in lines[:SAMPLE_LINES]])
+
+
+def redact_lines(lines: list[str]) -> list[str]:
+    """Each line redacted, in one pass over them all (no secret spans a newline)."""
+    if not lines:
+        return []
+    return redact_stored("\n".join(line.replace("\n", " ") for line in lines)).split("\n")
+
+
 def truncate(text: str, limit: int) -> str:
     """Cut ``text`` to ``limit`` characters, marking the cut."""
     if len(text) <= limit:
         return text
     return text[: max(0, limit - 1)] + "…"
+
+
+class BlockWeight(StrEnum):
+    """How much an error block weighs against a tool's success summary (classify/verdict.py)."""
+
+    ERROR = "error"  # outweighed by a success summary printed after it or on the other stream
+    FATAL = "fatal"  # a crash or the OOM killer: never outweighed
+    SUMMARY = "summary"  # the tool's own failure summary: never outweighed
+    RECOVERED = "recovered"  # followed by a retry notice: does not count
 
 
 class ErrorBlock(BaseModel):
@@ -280,6 +303,9 @@ class ErrorBlock(BaseModel):
     rule_id: str | None = None
     source: BlockSource = BlockSource.STDERR
     line_no: int | None = None
+    weight: BlockWeight = BlockWeight.ERROR
+    # The block ends its stream (nothing but noise after it): an uncaught error, not a logged one.
+    uncaught: bool = False
 
     @field_validator("text")
     @classmethod
@@ -344,6 +370,23 @@ class AttemptSpend(BaseModel):
     duration_s: float | None = None
 
 
+class Evidence(BaseModel):
+    """A line that decided a verdict: its role, the rule, where it was and what it said."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: str  # e.g. "uncaught error", "failure summary", "success summary", "outweighed error"
+    rule_id: str | None = None
+    stream: str = "stderr"
+    line_no: int | None = None
+    text: str = ""
+
+    @field_validator("text")
+    @classmethod
+    def _bound_and_redact(cls, value: str) -> str:
+        return truncate(redact_stored(value), 300)
+
+
 class ParseResult(BaseModel):
     """The verdict on one agent call. Pushed to XCom; read by branches and the audit."""
 
@@ -358,6 +401,11 @@ class ParseResult(BaseModel):
     neutral_lines: int = 0
     error_lines: int = 0
     matched_rules: list[str] = Field(default_factory=list)
+    # The lines and rules that decided the verdict, most decisive first (classify/verdict.py).
+    evidence: list[Evidence] = Field(default_factory=list)
+    # Distinct non-noise stderr lines (error blocks, outweighed ones too, and the tail), bounded
+    # and redacted: what `autofix patterns suggest` learns noise from, through the audit.
+    stderr_sample: list[str] = Field(default_factory=list)
     patterns_source: str = "defaults"
     retry_class: RetryClass = RetryClass.NONE
     failure_kind: FailureKind | None = None  # why it failed (FAILURE_KINDS); None on success
@@ -381,6 +429,11 @@ class ParseResult(BaseModel):
     # Every agent call of the task (validation attempts, Airflow tries) when it made several:
     # ``cost_usd`` and ``usage`` are then their sums.
     per_attempt: list[AttemptSpend] = Field(default_factory=list)
+
+    @field_validator("stderr_sample")
+    @classmethod
+    def _bound_sample(cls, value: list[str]) -> list[str]:
+        return bounded_sample(value)
 
     @field_validator("run_status", mode="before")
     @classmethod

@@ -19,7 +19,7 @@ from pydantic import (
 )
 
 from autofix.redact import redact_stored, redact_value
-from autofix.result import FieldError, ParseResult, RetryClass, Status, truncate
+from autofix.result import FieldError, ParseResult, RetryClass, Status, redact_lines, truncate
 
 # Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
 MAX_INSTRUCTIONS_CHARS = 200_000
@@ -204,6 +204,8 @@ class InteractionResult(BaseModel):
     noise_lines: int = 0
     error_lines: int = 0
     matched_rules: list[str] = Field(default_factory=list)
+    # Non-noise stderr lines (ParseResult.stderr_sample): `autofix patterns suggest` reads them.
+    stderr_sample: list[str] = Field(default_factory=list)
     output_hash: str = ""
     _prepared: bool = PrivateAttr(default=False)
 
@@ -223,6 +225,13 @@ class InteractionResult(BaseModel):
     @classmethod
     def _redact_parsed(cls, value: Any, info: ValidationInfo) -> Any:
         return value if _stored(info) else redact_value(value)
+
+    @field_validator("stderr_sample")
+    @classmethod
+    def _redact_sample(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        if _stored(info):
+            return value
+        return redact_lines([truncate(line, 300) for line in value[:40]])
 
     @field_validator("matched_rules")
     @classmethod
@@ -328,6 +337,7 @@ def interaction_from_parse_result(
         noise_lines=result.noise_lines,
         error_lines=result.error_lines,
         matched_rules=list(result.matched_rules),
+        stderr_sample=list(result.stderr_sample),
     )
     return Interaction(
         envelope=envelope,

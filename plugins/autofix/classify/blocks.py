@@ -5,7 +5,11 @@ Kinds, by the head line's shape (not by rule id, so user rules get the same grou
   ExceptionGroup trees (``+-+----``, ``|`` prefixes);
 - a Python warning (``file.py:12: DeprecationWarning: ...``) with its indented source line;
 - a Node warning with its ``(Use `node --trace-...`)`` line;
-- any other error with its indented or gutter (``12 |``) continuation lines.
+- a Go panic (blank lines, ``goroutine N [running]:``, frames, ``exit status 2``) or a Rust
+  panic (its message line, the backtrace note, ``stack backtrace:``);
+- any other error with its indented or gutter (``12 |``) continuation lines: Node/Java/.NET
+  ``at`` frames, Java ``Caused by:``/``... N more``, Ruby ``file:12:in `m'`` frames, PHP
+  ``Stack trace:`` and ``#0 ...`` frames.
 """
 
 from __future__ import annotations
@@ -24,7 +28,16 @@ _CHAIN = re.compile(
 )
 _PY_WARNING = re.compile(r"\.py:\d+: [A-Za-z]*Warning: ")
 _NODE_WARNING = re.compile(r"^\(node:\d+\) ")
-_GUTTER = re.compile(r"^\d+ +\||^\.\.\. \d+ more|^Caused by: ")
+_GUTTER = re.compile(
+    r"^\d+ +\||^\.\.\. \d+ more|^Caused by: |^[^\s:]+:\d+:in [`']|^Stack trace:$|^#\d+ |^stack traceback:$"
+)
+_PANIC_HEAD = re.compile(r"^panic: |\bpanicked at\b")
+# Lines of a Go panic report after its head: goroutine headers, frames (``main.main()``),
+# nested panics, the exit status `go run` adds; and the Rust backtrace hint and header.
+_PANIC_BODY = re.compile(
+    r"^(?:goroutine \d+ |\[signal |panic: |created by |exit status \d|\[recovered\]"
+    r"|note: run with `RUST_BACKTRACE|stack backtrace:|[^\s(]+\()"
+)
 
 MAX_BLOCK_LINES = 5000
 MAX_GENERIC_CONTINUATION = 200
@@ -37,6 +50,7 @@ class BlockKind(Enum):
     TRACEBACK = "traceback"
     PY_WARNING = "python_warning"
     NODE_WARNING = "node_warning"
+    PANIC = "panic"
     GENERIC = "generic"
 
 
@@ -44,6 +58,8 @@ def block_kind(line: str, is_error: bool) -> BlockKind | None:
     if is_error:
         if _TRACEBACK_HEAD.match(line) or _SOURCE_LOCATION.match(line):
             return BlockKind.TRACEBACK
+        if _PANIC_HEAD.search(line):
+            return BlockKind.PANIC
         return BlockKind.GENERIC
     if _PY_WARNING.search(line):
         return BlockKind.PY_WARNING
@@ -121,7 +137,9 @@ class BlockTracker:
         self.kind = kind
         # An ExceptionGroup tree is indented throughout: it has no column-0 exception line.
         self._indented_tree = head[:1] in (" ", "\t", "+", "|")
-        self._state = "body"
+        # Rust (1.73+) prints the panic message on the line after `panicked at file:l:c:`.
+        rust_message = kind is BlockKind.PANIC and head.rstrip().endswith(":")
+        self._state = "message" if rust_message and "panicked at" in head else "body"
         self._lines = 1
         self.pending_blank = 0
 
@@ -145,10 +163,26 @@ class BlockTracker:
         if kind is BlockKind.NODE_WARNING:
             self.close()
             return line.startswith("(Use `node --trace-")
+        if kind is BlockKind.PANIC:
+            return self._panic(line)
         if self._lines > MAX_GENERIC_CONTINUATION or not (_indented(line) or _GUTTER.match(line)):
             self.close()
             return False
         return True
+
+    def _panic(self, line: str) -> bool:
+        if not line.strip():
+            self.pending_blank += 1
+            if self.pending_blank > 1:
+                self.close()
+                return False
+            return True
+        if self._state == "message" or _indented(line) or _PANIC_BODY.match(line):
+            self._state = "body"
+            self.pending_blank = 0
+            return True
+        self.close()
+        return False
 
     def _traceback(self, line: str) -> bool:
         if not line.strip():

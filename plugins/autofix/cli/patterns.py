@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from autofix.errors import PatternFileError
+from autofix.patterns import engine
 from autofix.patterns.loader import load_file
 from autofix.patterns.model import PatternFile
 
@@ -30,6 +31,22 @@ def register(subparsers: Any) -> None:
     explain.add_argument("--operation", default="")
     explain.add_argument("--stream", choices=("stderr", "stdout"), default="stderr")
     explain.set_defaults(func=run_explain)
+    suggest = sub.add_parser(
+        "suggest",
+        help="propose noise rules from stderr lines that recur in green runs of an audit store",
+    )
+    suggest.add_argument("--store", required=True, help="audit store: a JSONL path or s3://...")
+    suggest.add_argument(
+        "--patterns", default=None, help="pattern file in effect (default: the usual lookup)"
+    )
+    suggest.add_argument(
+        "--min-runs", type=int, default=2, help="green runs a line must recur in (default 2)"
+    )
+    suggest.add_argument("--top", type=int, default=30, help="at most this many proposals")
+    suggest.add_argument(
+        "--write", default=None, metavar="FILE", help="append them to FILE after a backup"
+    )
+    suggest.set_defaults(func=run_suggest)
     schema = sub.add_parser("schema", help="print the pattern file's JSON Schema")
     schema.set_defaults(func=run_schema)
     patterns.set_defaults(func=lambda _args: (patterns.print_help(sys.stderr), EXIT_USAGE)[1])
@@ -48,11 +65,30 @@ def run_check(args: argparse.Namespace) -> int:
     print(
         f"{args.file}: OK, {len(user)} rules; {mode} the {len(rules.compiled) - len(user)} built-in defaults in effect"
     )
+    if not engine.installed():
+        print(
+            "engine: hyperscan is not installed: every rule runs on the fallback path "
+            "(literal keys; user regexes on `regex` with the timeout after the static check)"
+        )
+        return EXIT_OK
+    if not engine.available():
+        print(f"engine: switched off by {engine.ENGINE_ENV}=fallback; modes below apply with it on")
+    for compiled in user:
+        plan = compiled.plan
+        assert plan is not None
+        why = f" ({plan.why})" if plan.why else ""
+        print(f"  {compiled.id}: {plan.mode}{why}")
+    built_in = [c.plan.mode for c in rules.compiled if c.trusted and c.plan is not None]
+    if built_in:
+        print(
+            f"  built-in rules: {built_in.count(engine.MODE_ENGINE)} of {len(built_in)} on the engine"
+        )
     return EXIT_OK
 
 
 def run_explain(args: argparse.Namespace) -> int:
     from autofix.classify.classifier import Classifier
+    from autofix.classify.verdict import weigh
     from autofix.patterns.loader import defaults
 
     try:
@@ -79,15 +115,60 @@ def run_explain(args: argparse.Namespace) -> int:
     )
     for warning in report.warnings:
         print(f"-- warning: {warning}")
+    weighing = weigh([report])
+    print(f"-- at exit 0 this output says: {'failure' if weighing.failed else 'success'}")
+    for item in weighing.evidence:
+        where = f"line {item.line_no}" if item.line_no else item.stream
+        print(f"--   {item.role} [{item.rule_id or '-'}] {where}: {item.text[:160]}")
     return EXIT_OK
 
 
 def _flush(classifier: Any) -> None:
-    marks = {"noise": "noise  ", "neutral": "       ", "error": "ERROR  "}
+    marks = {"noise": "noise  ", "neutral": "       ", "error": "ERROR  ", "success": "success"}
     for verdict in classifier.explained:
         rule = f"[{verdict.rule_id}{'+' if verdict.in_block else ''}]" if verdict.rule_id else ""
         print(f"{verdict.line_no:6d} {marks[verdict.verdict]} {rule:28s} {verdict.text[:200]}")
     classifier.explained.clear()
+
+
+def run_suggest(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from autofix.audit.stores import store_from_uri
+    from autofix.patterns import suggest
+    from autofix.patterns.loader import PatternStore
+
+    try:
+        rules = PatternStore(args.patterns).current() if args.patterns else load_default()
+    except PatternFileError as exc:
+        print(f"{exc.path}: invalid pattern file", file=sys.stderr)
+        return EXIT_USAGE
+    store = store_from_uri(args.store)
+    found, greens, reds = suggest.collect(store.iter_all(), args.min_runs)
+    proposals = suggest.valid(suggest.keep_new(found, rules))[: args.top]
+    print(
+        f"# {len(proposals)} noise rule(s) from {greens} green and {reds} failed run(s) in "
+        f"{store.describe()}: lines in >= {args.min_runs} green runs, none failed, not noise yet"
+    )
+    if not args.write:
+        print(suggest.render(proposals), end="")
+        return EXIT_OK
+    try:
+        added, backup = suggest.append_to_file(Path(args.write), proposals)
+    except PatternFileError as exc:
+        print(f"{exc.path}: not written:", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    saved = f" (backup: {backup})" if backup else ""
+    print(f"# {added} rule(s) appended to {args.write}{saved}")
+    return EXIT_OK
+
+
+def load_default() -> Any:
+    from autofix.patterns.loader import default_store
+
+    return default_store().current()
 
 
 def run_schema(args: argparse.Namespace) -> int:

@@ -1,6 +1,7 @@
-"""Rules compiled for matching: per-rule matchers plus the keys the scanner looks for.
+"""Rules compiled for matching: per-rule matchers, the engine plan, and the fallback's keys.
 
-Each rule gets one or more *keys*: ASCII-lower-cased literals of which every matching line
+With the ``hyperscan`` wheel every rule set runs on one engine database (engine.py). Without
+it (the fallback), each rule gets one or more *keys*: ASCII-lower-cased literals of which every matching line
 contains at least one. One Aho–Corasick automaton per rule set (``ahocorasick_rs``) finds all
 keys in a whole chunk in a single native pass; only lines holding a key are evaluated, and only against the rules whose
 keys they hold, so the cost per neutral line is close to zero.
@@ -15,6 +16,8 @@ from typing import Any
 import ahocorasick_rs
 import regex
 
+from autofix.patterns import engine as hs
+from autofix.patterns.defaults import ENGINE_FORMS
 from autofix.patterns.model import PatternSettings, Rule
 from autofix.patterns.redos import line_prefixes, required_literals
 
@@ -42,6 +45,7 @@ class CompiledRule:
     keys: tuple[bytes, ...] | None = None  # None: the rule must see every line
     literals: tuple[str, ...] = ()  # one of these is in every (ASCII-folded) matching line
     anchored: bool = False  # every matching line starts with one of ``keys``
+    plan: hs.EngineRule | None = None  # how the engine runs it (None: no engine installed)
 
     @property
     def id(self) -> str:
@@ -49,7 +53,7 @@ class CompiledRule:
 
     @property
     def is_error(self) -> bool:
-        return self.rule.kind == "error"
+        return self.rule.is_error
 
     @property
     def user_regex(self) -> bool:
@@ -79,7 +83,19 @@ def _literals(rule: Rule) -> list[str] | None:
     return list(dict.fromkeys(ascii_lower(lit) for lit in literals))
 
 
+def engine_plan(rule: Rule, trusted: bool) -> hs.EngineRule | None:
+    """The engine mode of one rule, or None without the wheel. Built-ins are vetted (and
+    compiled together at first use), so only user regexes get a trial compile here."""
+    if not hs.installed():
+        return None
+    form = ENGINE_FORMS.get(rule.id) if trusted else None
+    if trusted and form is None and rule.type == "regex":
+        form = rule.pattern if rule.pattern.endswith("$") else f"(?:{rule.pattern})[^\\n]*$"
+    return hs.plan_rule(rule.type, rule.pattern, rule.case_sensitive, form)
+
+
 def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
+    plan = engine_plan(rule, trusted)
     literals = _literals(rule)
     keys = (
         None
@@ -90,7 +106,7 @@ def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
         keys = None  # a one-byte key flags nearly every line; a newline never occurs in a line
     if rule.type == "substring":
         needle = rule.pattern if rule.case_sensitive else ascii_lower(rule.pattern)
-        return CompiledRule(rule, trusted, needle=needle, keys=keys)
+        return CompiledRule(rule, trusted, needle=needle, keys=keys, plan=plan)
     found = tuple(literals or ())
     prefixes = line_prefixes(rule.pattern, rule.case_sensitive)
     anchored = prefixes is not None
@@ -101,7 +117,7 @@ def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
     else:
         compiled = regex.compile(rule.pattern, 0 if rule.case_sensitive else regex.IGNORECASE)
     return CompiledRule(
-        rule, trusted, pattern=compiled, keys=keys, literals=found, anchored=anchored
+        rule, trusted, pattern=compiled, keys=keys, literals=found, anchored=anchored, plan=plan
     )
 
 
@@ -124,6 +140,15 @@ class RuleSet:
     # Capped line → the classifier's decision for it (see Classifier._decide).
     verdicts: dict[str, Any] = field(default_factory=dict, compare=False)
     _plans: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)
+    _engine: list[EngineSet] = field(default_factory=list, compare=False)
+
+    def engine(self) -> EngineSet | None:
+        """The engine database and per-id tables, compiled at first use; None without it."""
+        if not self._engine:
+            if not hs.available():
+                return None
+            self._engine.append(EngineSet.build(self.rules))
+        return self._engine[0]
 
     def plan(self, mask: int) -> tuple[int, ...]:
         """Rule positions in ``mask``, ascending (memoised: few distinct masks occur)."""
@@ -178,6 +203,29 @@ class RuleSet:
             all_mask,
             checks,
         )
+
+
+@dataclass(frozen=True)
+class EngineSet:
+    """A rule set's engine database, and per engine id (flags, then ``N_FLAGS + position``):
+    the rule position a hit settles in bulk as plain noise (-1: the line needs Python), and
+    whether the engine's hit is the verdict (mode ``engine``) or only a candidate."""
+
+    engine: hs.Engine
+    plain: tuple[int, ...]
+    exact: tuple[bool, ...]
+
+    @staticmethod
+    def build(rules: tuple[CompiledRule, ...]) -> EngineSet:
+        plans = [c.plan for c in rules]
+        assert all(p is not None for p in plans)
+        engine = hs.Engine([p for p in plans if p is not None])
+        exact = [False] * hs.N_FLAGS + [p is not None and p.mode == hs.MODE_ENGINE for p in plans]
+        plain = [-1] * hs.N_FLAGS + [
+            position if exact[hs.N_FLAGS + position] and c.rule.kind == "noise" else -1
+            for position, c in enumerate(rules)
+        ]
+        return EngineSet(engine, tuple(plain), tuple(exact))
 
 
 CHECK_SUBSTRING, CHECK_FOLDED_SUBSTRING, CHECK_REGEX, CHECK_USER_REGEX = range(4)

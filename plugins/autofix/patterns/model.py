@@ -6,9 +6,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-RuleKind = Literal["noise", "error"]
+# noise: harmless. error: evidence of failure. retry: harmless, and the error block just before
+# it (or the block it heads) was retried, so it no longer counts. failure_summary: a tool's own
+# summary reporting failures, never outweighed. success_summary: a tool's own summary reporting
+# success, which outweighs error blocks except fatal ones and those after it on its stream.
+RuleKind = Literal["noise", "error", "retry", "failure_summary", "success_summary"]
 RuleType = Literal["substring", "regex"]
 Stream = Literal["stderr", "stdout"]
+# For error rules: fatal evidence (a crash, the OOM killer) is never outweighed by a summary.
+Weight = Literal["error", "fatal"]
 
 
 class Rule(BaseModel):
@@ -27,6 +33,7 @@ class Rule(BaseModel):
     # Streams the rule applies to; None = both. Plain-command stdout is program output, so
     # built-in generic error rules only look at stderr.
     streams: list[Stream] | None = None
+    weight: Weight = "error"
 
     @field_validator("pattern")
     @classmethod
@@ -41,6 +48,17 @@ class Rule(BaseModel):
         if value is not None and not value:
             raise ValueError("operations must list at least one operation, or be omitted for all")
         return value
+
+    @model_validator(mode="after")
+    def _weight_for_errors(self) -> Rule:
+        if self.weight != "error" and self.kind != "error":
+            raise ValueError("weight applies to error rules only")
+        return self
+
+    @property
+    def is_error(self) -> bool:
+        """Does a match make the line an error line (error evidence or a failure summary)?"""
+        return self.kind in ("error", "failure_summary")
 
     def applies_to(self, operation: str, stream: str) -> bool:
         if self.operations is not None and operation not in self.operations:

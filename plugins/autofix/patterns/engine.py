@@ -1,0 +1,332 @@
+"""Hyperscan (Vectorscan): every rule of a rule set in one linear-time pass over a chunk.
+
+Why this engine and how: docs/engine-choice.md. Each rule becomes one expression extended to the
+end of its line, ``(?:rule)[^\\n]*$`` in multi-line mode, so a match's end offset is its line's
+newline and every rule reports at most once per line; the smallest id per line is the first rule
+in order. Flag expressions (smaller ids still) mark lines that need the slow path: terminal
+control (``\\r``, ESC, CSI) and warning heads, which open noise blocks. Rules run on the line's
+UTF-8 bytes: ``\\w \\d \\s \\b`` and case folding are ASCII.
+
+A rule runs in one of three modes (``autofix patterns check`` prints them):
+- ``engine``: the engine's match is the verdict;
+- ``engine+verify``: the rule can match a newline, so an engine hit is a candidate that the
+  rule's own regex confirms on the line (built-ins with ``re``; user rules with ``regex``
+  and the timeout);
+- ``fallback``: the engine cannot take the rule (lookaround, backreferences, ...); its
+  required literals find candidate lines and ``regex`` with the timeout decides, after the
+  static ReDoS check at load, as before.
+Without the ``hyperscan`` wheel the classifier keeps its literal-key path (compiled.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from autofix.patterns.redos import can_match_newline, required_literals
+
+hyperscan: Any
+try:  # a wheel for every platform we target; the marker in pyproject.toml keeps pip off the sdist
+    hyperscan = importlib.import_module("hyperscan")
+except ImportError:  # pragma: no cover - the fallback path
+    hyperscan = None
+
+ENGINE_ENV = "AUTOFIX_PATTERN_ENGINE"  # "fallback" forces the literal-key path (tests, CI)
+MODE_ENGINE, MODE_VERIFY, MODE_FALLBACK = "engine", "engine+verify", "fallback"
+ID_BITS = 10
+ID_MASK = (1 << ID_BITS) - 1
+F_CRLF = 0  # the chunk holds "\r\n" (reported once a scan): replace it, scan again
+F_SLOW = 1  # terminal control on the line: normalise it, then scan it again
+F_WARNHEAD = 2  # a Python or Node warning head: the noise block it opens needs the walk
+N_FLAGS = 3
+_EOL = r"[^\n]*$"
+FLAG_EXPRESSIONS = [
+    (F_CRLF, r"\r\n"),  # cheaper in the scan than a separate `b"\r\n" in chunk` (~1 ms/MB)
+    (F_SLOW, r"[\r\x1b]" + _EOL),
+    (F_SLOW, r"\xc2\x9b" + _EOL),  # U+009B, the one-byte CSI, in UTF-8
+    (F_WARNHEAD, r"\.py:\d+: [A-Za-z]*Warning: " + _EOL),
+    (F_WARNHEAD, r"^\(node:\d+\) " + _EOL),
+]
+
+
+def _not(cls: str) -> str:
+    """A byte outside ``cls``, or the end of the line."""
+    return rf"(?:[^{cls}\n]{_EOL}|$)"
+
+
+# Each expression witnesses a byte sequence Python's strict UTF-8 decoder rejects; a chunk that
+# fails to decode is scanned with them to find exactly its invalid lines.
+_BAD_UTF8 = [
+    r"[\xc0\xc1\xf5-\xff]" + _EOL,
+    r"(?:^|[\x00-\x7f])[\x80-\xbf]" + _EOL,
+    r"[\xc2-\xdf]" + _not(r"\x80-\xbf"),
+    r"\xe0" + _not(r"\xa0-\xbf"),
+    r"\xe0[\xa0-\xbf]" + _not(r"\x80-\xbf"),
+    r"[\xe1-\xec\xee\xef]" + _not(r"\x80-\xbf"),
+    r"[\xe1-\xec\xee\xef][\x80-\xbf]" + _not(r"\x80-\xbf"),
+    r"\xed" + _not(r"\x80-\x9f"),
+    r"\xed[\x80-\x9f]" + _not(r"\x80-\xbf"),
+    r"\xf0" + _not(r"\x90-\xbf"),
+    r"\xf0[\x90-\xbf]" + _not(r"\x80-\xbf"),
+    r"\xf0[\x90-\xbf][\x80-\xbf]" + _not(r"\x80-\xbf"),
+    r"[\xf1-\xf3]" + _not(r"\x80-\xbf"),
+    r"[\xf1-\xf3][\x80-\xbf]" + _not(r"\x80-\xbf"),
+    r"[\xf1-\xf3][\x80-\xbf]{2}" + _not(r"\x80-\xbf"),
+    r"\xf4" + _not(r"\x80-\x8f"),
+    r"\xf4[\x80-\x8f]" + _not(r"\x80-\xbf"),
+    r"\xf4[\x80-\x8f][\x80-\xbf]" + _not(r"\x80-\xbf"),
+    r"[\xc2-\xdf][\x80-\xbf]{2}" + _EOL,
+    r"[\xe0-\xef][\x80-\xbf]{3}" + _EOL,
+    r"[\xf0-\xf4][\x80-\xbf]{4}" + _EOL,
+]
+
+_PARSER: Any = __import__("re._parser", fromlist=["_parser"])
+_UNSUPPORTED = {"ASSERT", "ASSERT_NOT", "GROUPREF", "GROUPREF_EXISTS", "ATOMIC_GROUP"}
+_UNSUPPORTED_REPEAT = "POSSESSIVE_REPEAT"
+
+
+def installed() -> bool:
+    return hyperscan is not None
+
+
+def available() -> bool:
+    """Is the engine installed and not switched off (``AUTOFIX_PATTERN_ENGINE=fallback``)?"""
+    return hyperscan is not None and os.environ.get(ENGINE_ENV, "") != "fallback"
+
+
+def _ops(items: Any) -> set[str]:
+    """Names of the parser's opcodes in a parsed pattern (and ``AT`` positions)."""
+    found: set[str] = set()
+    for op, av in items:
+        name = str(op)
+        found.add(name)
+        if name == "AT":
+            found.add(str(av))
+        children: list[Any] = []
+        if name in ("MAX_REPEAT", "MIN_REPEAT", _UNSUPPORTED_REPEAT):
+            children = [av[2]]
+        elif name == "SUBPATTERN":
+            children = [av[3]]
+        elif name == "BRANCH":
+            children = list(av[1])
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            children = [av[1]]
+        elif name == "ATOMIC_GROUP":
+            children = [av]
+        elif name == "GROUPREF_EXISTS":
+            children = [c for c in av[1:] if c is not None]
+        for child in children:
+            found |= _ops(child)
+    return found
+
+
+def _python_only_syntax(pattern: str) -> str | None:
+    r"""Text the engine (PCRE syntax) reads differently from Python, or None.
+
+    ``x{,3}`` is 0..3 in Python and the literal text "{,3}" in PCRE; ``\A``/``\Z`` are the
+    line's ends for a per-line ``re`` but the buffer's ends for the engine.
+    """
+    escaped = in_class = False
+    for k, ch in enumerate(pattern):
+        if escaped:
+            escaped = False
+            if not in_class and ch in "AZz":
+                return f"\\{ch}"
+            continue
+        if ch == "\\":
+            escaped = True
+        elif ch == "[" and not in_class:
+            in_class = True
+        elif ch == "]" and in_class:
+            in_class = False
+        elif ch == "{" and not in_class and pattern[k + 1 : k + 2] == ",":
+            return "{,n}"
+    return None
+
+
+@dataclass(frozen=True)
+class EngineRule:
+    """How one rule runs: its mode, why, and the expressions the engine scans for it."""
+
+    mode: str
+    expressions: tuple[str, ...]
+    caseless: bool
+    why: str = ""
+
+
+def _flags(caseless: bool) -> int:
+    assert hyperscan is not None
+    return int(hyperscan.HS_FLAG_MULTILINE | (hyperscan.HS_FLAG_CASELESS if caseless else 0))
+
+
+def _compile(expressions: Sequence[str], ids: Sequence[int], flags: Sequence[int]) -> Any:
+    assert hyperscan is not None
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    db.compile(
+        expressions=[e.encode("utf-8") for e in expressions],  # \xNN stays text: one byte each
+        ids=list(ids),
+        elements=len(expressions),
+        flags=list(flags),
+    )
+    return db
+
+
+def _ends_with_end_anchor(pattern: str, case_sensitive: bool) -> bool:
+    """Is the pattern's last top-level item ``$``, the only one (then every match ends a line)?"""
+    items = list(_PARSER.parse(pattern, 0 if case_sensitive else re.IGNORECASE))
+    if not items or str(items[-1][0]) != "AT" or str(items[-1][1]) != "AT_END":
+        return False
+    return "AT_END" not in _ops(items[:-1])
+
+
+def plan_rule(
+    rule_type: str, pattern: str, case_sensitive: bool, engine_form: str | None = None
+) -> EngineRule:
+    """The mode a rule runs in, decided at load: the static shape first, then a trial compile."""
+    caseless = not case_sensitive
+    if engine_form is not None:  # a built-in's hand-written form (defaults.ENGINE_FORMS)
+        return EngineRule(MODE_ENGINE, (engine_form,), caseless)
+    if rule_type == "substring":
+        return EngineRule(MODE_ENGINE, (f"(?:{re.escape(pattern)}){_EOL}",), caseless)
+    why = ""
+    try:
+        ops = _ops(_PARSER.parse(pattern, 0 if case_sensitive else re.IGNORECASE))
+    except Exception:  # `regex`-only syntax the stdlib parser can't read
+        ops, why = set(), "syntax only the `regex` module reads"
+    bad = sorted(ops & (_UNSUPPORTED | {_UNSUPPORTED_REPEAT}))
+    if bad and not why:
+        names = {
+            "ASSERT": "lookaround",
+            "ASSERT_NOT": "lookaround",
+            "GROUPREF": "backreference",
+            "GROUPREF_EXISTS": "conditional",
+            "ATOMIC_GROUP": "atomic group",
+            _UNSUPPORTED_REPEAT: "possessive repeat",
+        }
+        why = "the engine has no " + ", ".join(sorted({names[b] for b in bad}))
+    quirk = _python_only_syntax(pattern)
+    if quirk and not why:
+        why = f"{quirk} means something else to the engine"
+    ends_anchored = not why and _ends_with_end_anchor(pattern, case_sensitive)
+    if not why and "AT_END" in ops and not ends_anchored:
+        why = "an end anchor inside the pattern (the engine can't extend it to the line's end)"
+    if not why:
+        expression = pattern if ends_anchored else f"(?:{pattern}){_EOL}"
+        try:
+            _compile([expression], [0], [_flags(caseless)])
+        except Exception as exc:  # the engine's own word on its syntax
+            why = f"engine: {exc}"
+        else:
+            if can_match_newline(pattern, case_sensitive):
+                return EngineRule(
+                    MODE_VERIFY, (expression,), caseless, "can match a newline: hits are verified"
+                )
+            return EngineRule(MODE_ENGINE, (expression,), caseless)
+    literals = required_literals(pattern, case_sensitive) or []
+    keys = tuple(f"(?:{re.escape(lit)}){_EOL}" for lit in literals if len(lit.encode()) >= 2)
+    if not keys:
+        why += "; no literal of 2+ bytes, so it is tried on every non-empty line"
+        keys = ("[^\\n]$",)
+    return EngineRule(MODE_FALLBACK, keys, True, why)
+
+
+def long_line_ends(data: bytes, cap: int) -> list[int]:
+    """Ends of the lines longer than ``cap`` bytes. Every such line wholly contains an aligned
+    block of ``(cap + 1) // 2`` bytes, which then holds no newline: one ``find`` per block."""
+    step = (cap + 1) // 2
+    find = data.find
+    ends: list[int] = []
+    k = 0
+    size = len(data)
+    while k + step <= size:
+        if find(b"\n", k, k + step) == -1:
+            start = data.rfind(b"\n", 0, k) + 1
+            end = find(b"\n", k + step)
+            if end == -1:
+                end = size
+            if end - start > cap:
+                ends.append(end)
+            k = (end // step + 1) * step
+        else:
+            k += step
+    return ends
+
+
+_BAD_UTF8_DB: Any = None
+_BAD_UTF8_LOCK = threading.Lock()
+
+
+def invalid_utf8_ends(data: bytes) -> set[int]:
+    """Ends of the lines of ``data`` that Python's strict UTF-8 decoder rejects."""
+    global _BAD_UTF8_DB
+    if _BAD_UTF8_DB is None:
+        with _BAD_UTF8_LOCK:
+            if _BAD_UTF8_DB is None:
+                _BAD_UTF8_DB = _compile(
+                    _BAD_UTF8, [0] * len(_BAD_UTF8), [_flags(False)] * len(_BAD_UTF8)
+                )
+    ends: set[int] = set()
+    add = ends.add
+
+    def on_match(_id: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
+        add(end)
+
+    _BAD_UTF8_DB.scan(data, match_event_handler=on_match)
+    return ends
+
+
+def scan_hits(db: Any, data: bytes) -> list[int]:
+    """Every (line end, id) hit as ``end << ID_BITS | id``; one Python call per hit."""
+    hits: list[int] = []
+    append = hits.append
+
+    def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
+        append(end << 10 | i)  # ID_BITS, as a constant: this runs once per match
+
+    db.scan(data, match_event_handler=on_match)
+    return hits
+
+
+_DATABASES: dict[tuple[tuple[str, int, int], ...], Any] = {}
+_DATABASES_LOCK = threading.Lock()
+
+
+class Engine:
+    """One compiled database for a rule set: flags first, then each rule at ``N_FLAGS + position``.
+
+    Compiled databases are shared by identical rule sets (a hot reload that changes nothing,
+    the stderr and stdout sets of one file when they agree), bounded to 64 per process.
+    """
+
+    def __init__(self, plans: Sequence[EngineRule]) -> None:
+        self.plans = tuple(plans)
+        if len(self.plans) + N_FLAGS > ID_MASK:
+            raise ValueError(f"at most {ID_MASK - N_FLAGS} rules per rule set")
+        single = int(hyperscan.HS_FLAG_SINGLEMATCH)
+        entries = [
+            (expr, flag, _flags(False) | (single if flag == F_CRLF else 0))
+            for flag, expr in FLAG_EXPRESSIONS
+        ]
+        for position, plan in enumerate(self.plans):
+            entries += [(e, N_FLAGS + position, _flags(plan.caseless)) for e in plan.expressions]
+        key = tuple(entries)
+        with _DATABASES_LOCK:
+            db = _DATABASES.get(key)
+            if db is None:
+                db = _compile(*zip(*entries, strict=True))
+                if len(_DATABASES) >= 64:
+                    _DATABASES.clear()
+                _DATABASES[key] = db
+        self.db = db
+
+    def scan(self, data: bytes) -> list[int]:
+        return scan_hits(self.db, data)
+
+    def line_ids(self, line: bytes) -> list[int]:
+        """Every id that matches one line, ascending."""
+        return sorted({v & ID_MASK for v in self.scan(line + b"\n")})

@@ -1,0 +1,94 @@
+"""The run corpus (corpus/README.md) through the real classifier: no false success on the tune split.
+
+Only the tune split is read here. The held-out split is scored by `corpus/evaluate.py` and
+reported in docs/benchmarks.md; it is never a tuning target, so nothing here asserts on it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import autofix
+from autofix.result import ParseResult
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+
+def tune_runs() -> list[tuple[str, str, int | None, bytes, bytes]]:
+    """(id, label, exit code, stdout, stderr) of every stored tune run; held-out files unread."""
+    sys.path.insert(0, str(CORPUS))
+    try:
+        from evaluate import read_split  # the split reader the corpus scores with
+    finally:
+        sys.path.remove(str(CORPUS))
+    sides = read_split(CORPUS / "split.tsv")
+    runs = []
+    for run_id, side in sorted(sides.items()):
+        folder = CORPUS / "runs" / run_id
+        if side != "tune" or not folder.is_dir():
+            continue
+        meta = json.loads((folder / "meta.json").read_text())
+        runs.append(
+            (
+                run_id,
+                meta["label"],
+                meta["exit_code"],
+                (folder / "stdout").read_bytes(),
+                (folder / "stderr").read_bytes(),
+            )
+        )
+    return runs
+
+
+RUNS = tune_runs()
+
+
+def verdict(exit_code: int | None, stdout: bytes, stderr: bytes) -> ParseResult:
+    return autofix.classify_output(exit_code, stderr, stdout)
+
+
+def test_the_tune_split_is_there() -> None:
+    assert len(RUNS) >= 390
+    assert {label for _, label, *_ in RUNS} == {"success", "failure"}
+
+
+def test_no_false_success_on_the_tune_split() -> None:
+    false_successes = [
+        run_id
+        for run_id, label, code, out, err in RUNS
+        if label == "failure" and verdict(code, out, err).success
+    ]
+    assert false_successes == []
+
+
+def test_false_failures_on_the_tune_split_stay_few() -> None:
+    """Not a hard target like false successes (fail-safe), but a regression guard: 2 today."""
+    false_failures = [
+        run_id
+        for run_id, label, code, out, err in RUNS
+        if label == "success" and not verdict(code, out, err).success
+    ]
+    assert len(false_failures) <= 2, false_failures
+
+
+@pytest.mark.parametrize("run", RUNS, ids=[run[0] for run in RUNS])
+def test_every_verdict_says_what_decided_it(run: tuple[str, str, int | None, bytes, bytes]) -> None:
+    _, _, code, out, err = run
+    result = verdict(code, out, err)
+    if not result.success:
+        assert result.error_message
+        if code == 0:  # the output decided: the deciding lines and rules are kept
+            assert result.evidence and all(e.rule_id for e in result.evidence)
+            assert result.evidence[0].role in (
+                "uncaught error",
+                "failure summary",
+                "fatal error",
+                "error",
+            )
+    elif result.errors:  # errors were seen, and something outweighed them
+        roles = {e.role for e in result.evidence}
+        assert roles & {"success summary", "recovered error (retried)"}, result.evidence

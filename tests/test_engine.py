@@ -1,0 +1,175 @@
+"""The Hyperscan engine path: built-in engine forms, rule modes, equality with the fallback path."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.patterns import engine
+from autofix.patterns.compiled import CompiledRules, compile_rules
+from autofix.patterns.defaults import DEFAULT_RULES, ENGINE_FORMS
+from autofix.patterns.loader import defaults
+from autofix.patterns.model import PatternSettings, Rule
+
+pytestmark = pytest.mark.skipif(not engine.installed(), reason="needs the hyperscan wheel")
+
+ROOT = Path(__file__).resolve().parent.parent
+CAPTURES = sorted((ROOT / "tests" / "fixtures" / "captures").glob("*.std*"))
+BY_ID = {rule.id: rule for rule in DEFAULT_RULES}
+
+# Bits of real output around each engine form's tricky spots: anchors, lookbehind stand-ins,
+# word boundaries and digits after a colon.
+FORM_FRAGMENTS = [
+    *[word for rule_id in ENGINE_FORMS for word in re.findall(r"[A-Za-z]{3,}", BY_ID[rule_id].pattern)],
+    " ", "\t", ":", ": ", "1", "0", "3 ", "(", ")", ".", ",", "-", "[", "]", "|", ">", "$", "x", "_",
+    "FAIL", "OK", "PASS", "ok  \t", "# fail 0", "Node.js", "=", "/", "'",
+]  # fmt: skip
+
+
+@cache
+def form_db(rule_id: str) -> Any:
+    caseless = not BY_ID[rule_id].case_sensitive
+    return engine._compile([ENGINE_FORMS[rule_id]], [0], [engine._flags(caseless)])
+
+
+def engine_matches(rule_id: str, line: str) -> bool:
+    db = form_db(rule_id)
+    found: list[int] = []
+    db.scan(line.encode() + b"\n", match_event_handler=lambda *args: found.append(args[2]))
+    assert all(end == len(line.encode()) for end in found), "a match must run to its line's end"
+    return bool(found)
+
+
+def stdlib_matches(rule_id: str, line: str) -> bool:
+    rule = BY_ID[rule_id]
+    flags = 0 if rule.case_sensitive else re.IGNORECASE
+    return re.search(rule.pattern.encode(), line.encode(), flags) is not None
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rule_id=st.sampled_from(sorted(ENGINE_FORMS)),
+    line=st.lists(st.sampled_from(FORM_FRAGMENTS), max_size=10).map("".join),
+)
+def test_engine_forms_give_the_rules_verdict(rule_id: str, line: str) -> None:
+    assert engine_matches(rule_id, line) == stdlib_matches(rule_id, line), (rule_id, line)
+
+
+def test_engine_forms_on_real_lines() -> None:
+    lines = {line for path in CAPTURES for line in path.read_text(errors="replace").splitlines()}
+    for rule_id in ENGINE_FORMS:
+        for line in lines:
+            if line.isascii():
+                assert engine_matches(rule_id, line) == stdlib_matches(rule_id, line), (
+                    rule_id,
+                    line,
+                )
+
+
+def test_every_built_in_runs_on_the_engine() -> None:
+    modes = {c.id: c.plan.mode for c in defaults().compiled if c.plan is not None}
+    assert set(modes) == {rule.id for rule in DEFAULT_RULES}
+    assert set(modes.values()) == {engine.MODE_ENGINE}
+
+
+def user(pattern: str, **extra: object) -> CompiledRules:
+    rule = Rule.model_validate(
+        {"id": "u", "kind": "error", "type": "regex", "pattern": pattern, "reason": "r", **extra}
+    )
+    return compile_rules([rule], PatternSettings(), "test", DEFAULT_RULES)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "mode", "why"),
+    [
+        (r"^migration \d+ failed: ", engine.MODE_ENGINE, ""),
+        (r"(a+)+$", engine.MODE_ENGINE, ""),  # linear on the engine whatever its shape
+        (r"^\s+at .*\(node:internal/", engine.MODE_VERIFY, "newline"),
+        (r"(?<!no )deadlock detected", engine.MODE_FALLBACK, "lookaround"),
+        (r"(ab)\1", engine.MODE_FALLBACK, "backreference"),
+        (r"x{,3}yz", engine.MODE_FALLBACK, "{,n}"),
+        (r"\Afoo", engine.MODE_FALLBACK, "\\A"),
+        (r"foo$|bar", engine.MODE_FALLBACK, "end anchor"),
+    ],
+)
+def test_user_rule_modes(pattern: str, mode: str, why: str) -> None:
+    plan = user(pattern).compiled[0].plan
+    assert plan is not None and plan.mode == mode and why in plan.why
+
+
+@pytest.mark.parametrize(
+    ("pattern", "line", "hit"),
+    [
+        (r"(?<!no )deadlock detected", "deadlock detected in tx 4", True),
+        (r"(?<!no )deadlock detected", "no deadlock detected", False),
+        (r"^\s+at .*\(node:internal/", "    at x (node:internal/a.js:1:2)", True),
+        (r"^\s+at .*\(node:internal/", "at x (node:internal/a.js:1:2)", False),
+        (r"x{,3}yz", "xxyz", True),
+        (r"foo$|bar", "a foo", True),
+        (r"foo$|bar", "foo a", False),
+    ],
+)
+def test_verified_and_fallback_rules_decide_right(pattern: str, line: str, hit: bool) -> None:
+    rules = user(pattern)
+    report = Classifier(rules, engine=True)
+    report.feed(f"before\n{line}\nafter\n")
+    assert (report.finish().rule_hits.get("u") == 1) is hit
+
+
+def report(data: bytes, rules: CompiledRules, engine_on: bool, stream: str) -> ClassifyReport:
+    classifier = Classifier(rules, stream=stream, engine=engine_on)
+    for offset in range(0, len(data), 1 << 16):
+        classifier.feed(data[offset : offset + (1 << 16)])
+    return classifier.finish()
+
+
+@pytest.mark.parametrize("path", CAPTURES, ids=[p.name for p in CAPTURES])
+def test_engine_path_equals_fallback_on_captures(path: Path) -> None:
+    rules = defaults()
+    stream = "stdout" if path.suffix == ".stdout" else "stderr"
+    data = path.read_bytes()
+    assert report(data, rules, True, stream) == report(data, rules, False, stream)
+
+
+def test_the_env_switch_forces_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engine.ENGINE_ENV, "fallback")
+    assert not engine.available()
+    assert Classifier(compile_rules([], PatternSettings(), "t", DEFAULT_RULES))._engine is None
+
+
+def test_patterns_check_prints_each_rule_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from autofix.cli import main
+
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "rules:\n"
+        "  - {id: fast, kind: error, type: regex, pattern: '^boom \\d+', reason: r}\n"
+        "  - {id: look, kind: error, type: regex, pattern: '(?<!no )deadlock', reason: r}\n"
+    )
+    assert main(["patterns", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "  fast: engine\n" in out
+    assert "  look: fallback (the engine has no lookaround)" in out
+    assert f"{len(DEFAULT_RULES)} of {len(DEFAULT_RULES)} on the engine" in out
+
+
+def test_engine_path_equals_fallback_on_the_tune_split() -> None:
+    from test_corpus_verdicts import RUNS
+
+    rules = defaults()
+    differ = [
+        (run_id, stream)
+        for run_id, _, _, out, err in RUNS
+        for stream, data in (("stdout", out), ("stderr", err))
+        if report(data, rules, True, stream) != report(data, rules, False, stream)
+    ]
+    assert differ == []
