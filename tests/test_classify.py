@@ -11,8 +11,9 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.classify.classifier import Classifier
 from autofix.classify.normalize import normalize_line, normalize_text
+from autofix.classify.report import ClassifyReport
 from autofix.patterns.compiled import CompiledRules, ascii_lower, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
 from autofix.patterns.engine import available as engine_available
@@ -430,7 +431,7 @@ def test_verdict_cache_never_changes_a_verdict(text: str, which: str, repeat: in
 
 
 def test_verdict_cache_is_bounded_and_per_rule_set(monkeypatch: pytest.MonkeyPatch) -> None:
-    import autofix.classify.classifier as module
+    import autofix.classify.line_judge as module
 
     monkeypatch.setattr(module, "VERDICT_CACHE_ENTRIES", 10)
     rules = defaults()

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.classify.classifier import Classifier
+from autofix.classify.report import ClassifyReport
 from autofix.patterns import engine
 from autofix.patterns.compiled import CompiledRules, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES, ENGINE_FORMS

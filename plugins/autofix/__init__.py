@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from autofix.audit.stores.jsonl import JsonlStore
     from autofix.audit.stores.memory import MemoryStore
     from autofix.audit.stores.s3 import S3Store
-    from autofix.classify.classifier import Classifier, ClassifyReport
+    from autofix.classify.classifier import Classifier
+    from autofix.classify.report import ClassifyReport
     from autofix.config import AutofixConfig, load_config
     from autofix.errors import (
         AuditWriteError,
@@ -127,7 +128,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "autofix.runner": ("RunResult", "Runner"),
     "autofix.patterns.loader": ("PatternStore",),
     "autofix.patterns.model": ("Rule",),
-    "autofix.classify.classifier": ("Classifier", "ClassifyReport"),
+    "autofix.classify.classifier": ("Classifier",),
+    "autofix.classify.report": ("ClassifyReport",),
     "autofix.agents.base": (
         "AgentFormat",
         "AgentOutcome",

@@ -9,7 +9,8 @@ from autofix.agents.base import AgentOutcome
 from autofix.agents.failures import kind_from_exit_code
 from autofix.agents.watch import EarlyStop
 from autofix.classify.blocks import headline
-from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.classify.classifier import Classifier
+from autofix.classify.report import ClassifyReport
 from autofix.classify.verdict import weigh
 from autofix.patterns.compiled import CompiledRules
 from autofix.patterns.loader import PatternStore, store_for

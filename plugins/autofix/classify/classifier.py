@@ -14,166 +14,31 @@ verdict cache, shared per rule set, answers lines seen before.
 
 Memory is bounded either way: counts, a short tail, at most ``max_blocks`` blocks of bounded
 size, summaries, and the cache.
+
+This module is the input side; what happens to one decided line is ``LineJudge``
+(line_judge.py), and what comes out is ``ClassifyReport`` (report.py).
 """
 
 from __future__ import annotations
 
 import re
-import time
-from collections import Counter, deque
+from collections import Counter
 from itertools import compress, repeat
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field
-
-from autofix.classify.blocks import BlockKind, BlockText, BlockTracker, block_kind
+from autofix.classify.line_judge import NEUTRAL, TAIL_LINES, Decision, LineJudge
 from autofix.classify.normalize import normalize_line, normalize_text
+from autofix.classify.report import ClassifyReport, error_blocks
 from autofix.patterns import engine as hs
-from autofix.patterns.compiled import (
-    CHECK_FOLDED_SUBSTRING,
-    CHECK_REGEX,
-    CHECK_SUBSTRING,
-    VERDICT_CACHE_ENTRIES,
-    VERDICT_CACHE_LINE_CHARS,
-    CompiledRules,
-    EngineSet,
-    ascii_lower,
-)
-from autofix.redact import redact
-from autofix.result import (
-    MAX_BLOCK_CHARS,
-    BlockSource,
-    BlockWeight,
-    ErrorBlock,
-    Evidence,
-    truncate,
-)
+from autofix.patterns.compiled import ascii_lower
 
-Verdict = Literal["noise", "neutral", "error", "success"]
-TAIL_LINES = 5
-SUMMARY_LINES = 5  # success and failure summary lines kept per stream, each
 _NON_SPACE = re.compile(rb"\S")
-_WEIGHT_ORDER = {BlockWeight.RECOVERED: 0, BlockWeight.ERROR: 1, BlockWeight.FATAL: 2}
-# A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
-# and the rule id when it is plain noise (no block): the common case, settled fastest.
-_Decision = tuple[int, bool, BlockKind | None, str | None]
-_NEUTRAL: _Decision = (-1, False, None, None)
-_BLOCK_SEPARATOR = "\n\x00\x00\n"
 _CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
 TAIL_SCAN_LINES = 200  # lines walked back from a chunk's end to find its tail (engine path)
 
 
-class ClassifyReport(BaseModel):
-    """What one stream contained."""
-
-    noise_lines: int = 0
-    neutral_lines: int = 0
-    error_lines: int = 0
-    blocks: list[ErrorBlock] = Field(default_factory=list)
-    blocks_dropped: int = 0  # error blocks past ``max_blocks``: counted, not kept
-    # Of the dropped blocks: how many of each weight, and the line of the last that counts.
-    dropped_weights: dict[str, int] = Field(default_factory=dict)
-    dropped_last_line: int = 0
-    # The first failure summaries and the last success summaries (SUMMARY_LINES each), with
-    # the totals and the line of the last success summary (errors after it are not outweighed).
-    summaries: list[Evidence] = Field(default_factory=list)
-    failure_summary_lines: int = 0
-    success_summary_lines: int = 0
-    last_success_line: int = 0
-    rule_hits: dict[str, int] = Field(default_factory=dict)
-    disabled_rules: list[str] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
-    patterns_source: str = "defaults"
-    stream: str = "stderr"
-    tail: list[str] = Field(default_factory=list)  # last non-blank lines, for messages
-
-    @property
-    def total_lines(self) -> int:
-        return self.noise_lines + self.neutral_lines + self.error_lines
-
-    def sample(self, limit: int = 40) -> list[str]:
-        """Distinct non-noise lines seen: every kept block's lines, then the tail."""
-        lines = [line for block in self.blocks for line in block.text.splitlines()]
-        found = dict.fromkeys(line.strip() for line in [*lines, *self.tail] if line.strip())
-        return [line for line in found if not line.startswith("… (")][:limit]
-
-
-class LineVerdict(BaseModel):
-    """One line's verdict, for ``autofix patterns explain``."""
-
-    line_no: int
-    verdict: Verdict
-    rule_id: str | None = None
-    in_block: bool = False
-    text: str = ""
-
-
-class Classifier:
+class Classifier(LineJudge):
     """Feed it chunks (``feed``) or lines (``feed_line``), then ``finish``."""
-
-    def __init__(
-        self,
-        rules: CompiledRules,
-        operation: str = "",
-        max_blocks: int = 20,
-        *,
-        stream: str = "stderr",
-        explain: bool = False,
-        verdict_cache: bool = True,
-        engine: bool | None = None,
-    ) -> None:
-        """``engine``: None uses it when installed; False forces the fallback path."""
-        self._source = rules.source
-        self._settings = rules.settings
-        self._set = rules.ruleset(operation, stream)
-        self._rules = self._set.rules
-        self._checks = self._set.checks
-        self._max_len = rules.settings.max_line_length
-        self._max_bytes = self._max_len * 4 + 4
-        self._max_blocks = max_blocks
-        self._stream = stream
-        self._noise = self._neutral = self._error = 0
-        self._hits: dict[str, int] = {}
-        # Kept blocks as raw fields; ErrorBlocks are built (and redacted in one pass) at finish.
-        self._blocks: list[dict[str, Any]] = []
-        self._dropped = 0
-        self._warnings: list[str] = list(rules.warnings)
-        self._disabled: set[int] = set()
-        self._strikes: dict[int, int] = {}
-        self._regex_seconds = 0.0
-        self._budget_spent = False
-        self._tracker = BlockTracker()
-        self._block: BlockText | None = None
-        self._block_rule: str | None = None
-        self._block_line = 0
-        self._block_kind_noise = False
-        self._block_weight = BlockWeight.ERROR
-        self._noise_rule: str | None = None
-        # True while the stream's last non-noise line belongs to an error block (uncaught).
-        self._tail_is_error = False
-        # (line_no, rule id, text) of summary lines; Evidence is built for the kept ones only.
-        self._failures: list[tuple[int, str, str]] = []
-        self._successes: deque[tuple[int, str, str]] = deque(maxlen=SUMMARY_LINES)
-        self._failure_count = self._success_count = self._last_success = 0
-        self._dropped_weights: dict[str, int] = {}
-        self._dropped_last = 0
-        self._last_dropped = False
-        self._pending_blank = 0
-        self._last_error_line = -2
-        self._line_no = 0
-        self._tail: deque[str] = deque(maxlen=TAIL_LINES)
-        # Tail candidates of the current chunk, in order: a line, or a (start, stop) range of
-        # counted neutral lines, resolved once per chunk (most are pushed out before then).
-        self._tail_events: list[str | tuple[int, int]] = []
-        self._cache = self._set.verdicts if verdict_cache else None
-        self._partial = bytearray()
-        self._discarding = False
-        self._finished: ClassifyReport | None = None
-        self.explained: list[LineVerdict] | None = [] if explain else None
-        self._engine: EngineSet | None = None if engine is False else self._set.engine()
-        self._walked: dict[int, bool] = {}  # this chunk's walked lines: shown in a tail?
-        if engine and self._engine is None:
-            raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
     # ---- input -------------------------------------------------------------------------
 
@@ -230,7 +95,7 @@ class Classifier:
             # Every line is noise, error or neither; summaries and blank lines are neutral.
             neutral_lines=self._line_no - self._noise - self._error,
             error_lines=self._error,
-            blocks=_error_blocks(self._blocks),
+            blocks=error_blocks(self._blocks),
             blocks_dropped=self._dropped,
             dropped_weights=self._dropped_weights,
             dropped_last_line=self._dropped_last,
@@ -439,7 +304,7 @@ class Classifier:
             self._end_open_block()
         if i is None:
             self._walked[end] = True
-            self._apply(line, _NEUTRAL)
+            self._apply(line, NEUTRAL)
         elif position >= 0:
             self._walked[end] = False
             self._explain(line, "noise", self._rules[position].id)
@@ -449,7 +314,7 @@ class Classifier:
             self._walked[end] = decision[0] < 0 or decision[1] or rule.rule.kind in _CONTENT_KINDS
             self._apply(line, decision)
 
-    def _engine_decision(self, i: int, line: str, raw: bytes) -> _Decision:
+    def _engine_decision(self, i: int, line: str, raw: bytes) -> Decision:
         """The first rule that really matches a line the engine flagged."""
         engine = self._engine
         assert engine is not None
@@ -471,7 +336,7 @@ class Classifier:
                 found = rule.matches(line, ascii_lower(line))
             if found:
                 return self._decision(position, False, line)
-        return _NEUTRAL
+        return NEUTRAL
 
     def _engine_tail(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
         """The chunk's last non-noise lines, for messages; a neutral one after the last error
@@ -559,304 +424,6 @@ class Classifier:
                 break
         events.clear()
         self._tail.extend(reversed(picked[:TAIL_LINES]))
-
-    # ---- one line ----------------------------------------------------------------------
-
-    def _handle(self, line: str, mask: int | None) -> None:
-        """One line; ``mask``: the rules its keys may reveal (None: it holds no key)."""
-        self._line_no += 1
-        if self._tracker.open:
-            if self._tracker.offer(line):
-                self._continue_block(line)
-                return
-            self._end_open_block()
-        self._apply(line, _NEUTRAL if mask is None else self._decide(line, mask))
-
-    def _apply(self, line: str, decision: _Decision) -> None:
-        """Count a decided line (outside any open block) and open its block, if any."""
-        position, timed_out, kind, _ = decision
-        if position < 0:
-            if self.explained is not None:
-                self._explain(line, "neutral", None)
-            stripped = line.strip()
-            if stripped:
-                self._tail_events.append(stripped[:300])
-                self._tail_is_error = False
-            return
-        rule = self._rules[position]
-        hits = self._hits
-        hits[rule.id] = hits.get(rule.id, 0) + 1
-        rule_kind = rule.rule.kind
-        if rule.is_error or timed_out:
-            self._error += 1
-            self._tail_events.append(line.strip()[:300])
-            if self.explained is not None:
-                self._explain(line, "error", rule.id)
-            if rule_kind == "failure_summary":
-                self._summary(line, rule.id, failure=True)
-                weight = BlockWeight.SUMMARY
-            else:
-                weight = BlockWeight(rule.rule.weight)
-            self._error_line(line, rule.id, kind, weight)
-        elif rule_kind == "success_summary":  # counted as neutral: harmless output
-            self._explain(line, "success", rule.id)
-            self._tail_events.append(line.strip()[:300])
-            self._tail_is_error = False
-            self._summary(line, rule.id, failure=False)
-        else:
-            self._noise += 1
-            if self.explained is not None:
-                self._explain(line, "noise", rule.id)
-            if rule_kind == "retry":
-                self._retried()
-            if kind is not None:
-                self._tracker.start(kind, line)
-                self._block_kind_noise = True
-                self._noise_rule = rule.id
-
-    def _retried(self) -> None:
-        """A retry notice: the error block right before it was not the final word."""
-        if self._block is not None and self._last_error_line >= self._line_no - 2:
-            self._block_weight = BlockWeight.RECOVERED
-        self._tail_is_error = False
-
-    def _evidence(self, role: str, line_no: int, rule_id: str, text: str) -> Evidence:
-        return Evidence(role=role, rule_id=rule_id, stream=self._stream, line_no=line_no, text=text)
-
-    def _summary(self, line: str, rule_id: str, failure: bool) -> None:
-        evidence = (self._line_no, rule_id, line.strip()[:300])
-        if failure:
-            self._failure_count += 1
-            if len(self._failures) < SUMMARY_LINES:
-                self._failures.append(evidence)
-        else:
-            self._success_count += 1
-            self._last_success = self._line_no
-            self._successes.append(evidence)
-
-    def _decide(self, line: str, mask: int) -> _Decision:
-        """The verdict from the rules; cached per rule set when it can't depend on state.
-
-        A verdict is a pure function of the (capped) line while no rule is disabled and no
-        user regex timed out, so only such verdicts are stored or used. Block state is
-        applied by the caller, never cached.
-        """
-        cache = self._cache
-        pristine = cache is not None and not self._disabled
-        if pristine:
-            assert cache is not None
-            found: _Decision | None = cache.get(line)
-            if found is not None:
-                return found
-        rule_set = self._set
-        plan = rule_set._plans.get(mask) or rule_set.plan(mask)
-        match = self._first_match(line, plan)
-        if match is None:
-            decision = _NEUTRAL
-        else:
-            decision = self._decision(*match, line)
-            if match[1]:  # timed out
-                return decision
-        if pristine and not self._disabled and len(line) <= VERDICT_CACHE_LINE_CHARS:
-            assert cache is not None
-            if len(cache) >= VERDICT_CACHE_ENTRIES:
-                cache.clear()  # bounded; simple beats LRU bookkeeping on the hot path
-            cache[line] = decision
-        return decision
-
-    def _decision(self, position: int, timed_out: bool, line: str) -> _Decision:
-        rule = self._rules[position]
-        is_error = timed_out or rule.is_error
-        rule_kind = rule.rule.kind
-        # A retry notice keeps the stack trace it heads (indented frames) as noise.
-        kind = BlockKind.GENERIC if rule_kind == "retry" else block_kind(line, is_error)
-        plain = None if is_error or kind is not None or rule_kind != "noise" else rule.id
-        return (position, timed_out, kind, plain)
-
-    def _mask_for(self, line: str) -> int:
-        return self._set.mask_of(ascii_lower(line))
-
-    def _first_match(self, line: str, positions: tuple[int, ...]) -> tuple[int, bool] | None:
-        """The deciding rule, and whether it timed out (then the line counts as an error)."""
-        checks = self._checks
-        disabled = self._disabled
-        folded: str | None = None
-        for position in positions:
-            if disabled and position in disabled:
-                continue
-            mode, test = checks[position]
-            if mode == CHECK_REGEX:
-                if test(line) is not None:
-                    return position, False
-            elif mode == CHECK_SUBSTRING:
-                if test in line:
-                    return position, False
-            else:
-                if folded is None:
-                    folded = ascii_lower(line)
-                if mode == CHECK_FOLDED_SUBSTRING:
-                    if test in folded:
-                        return position, False
-                elif self._rules[position].may_match(folded):
-                    matched = self._user_search(position, line)
-                    if matched is None:
-                        return position, True  # fail safe
-                    if matched:
-                        return position, False
-        return None
-
-    def _user_search(self, position: int, line: str) -> bool | None:
-        settings = self._settings
-        if self._budget_spent:
-            return False
-        remaining = settings.response_budget_ms / 1000 - self._regex_seconds
-        timeout = min(settings.regex_timeout_ms / 1000, remaining)
-        rule = self._rules[position]
-        started = time.perf_counter()
-        try:
-            found = rule.pattern.search(line, timeout=max(timeout, 1e-4)) is not None
-        except TimeoutError:
-            found = None
-        finally:
-            self._regex_seconds += time.perf_counter() - started
-        if found is None:
-            strikes = self._strikes[position] = self._strikes.get(position, 0) + 1
-            self._warn(
-                f"rule {rule.id!r} timed out on line {self._line_no}; the line counts as an error"
-            )
-            if strikes >= settings.max_rule_timeouts:
-                self._disabled.add(position)
-                self._warn(f"rule {rule.id!r} disabled after {strikes} timeouts")
-        if self._regex_seconds * 1000 >= settings.response_budget_ms and not self._budget_spent:
-            self._budget_spent = True
-            for pos, compiled in enumerate(self._rules):
-                if compiled.user_regex:
-                    self._disabled.add(pos)
-            message = (
-                f"pattern time budget of {settings.response_budget_ms:g} ms spent at line {self._line_no}; "
-                "regex rules were skipped for the rest of the output"
-            )
-            self._warn(message)
-            self._add_block(message, "patterns-budget", self._line_no, source=BlockSource.RUNNER)
-        return found
-
-    def _warn(self, message: str) -> None:
-        if len(self._warnings) < 50:
-            self._warnings.append(message)
-
-    # ---- blocks ------------------------------------------------------------------------
-
-    def _error_line(
-        self, line: str, rule_id: str, kind: BlockKind | None, weight: BlockWeight
-    ) -> None:
-        if (
-            self._block is not None
-            and self._last_error_line == self._line_no - 1
-            and kind is BlockKind.GENERIC
-            and (weight is BlockWeight.SUMMARY) == (self._block_weight is BlockWeight.SUMMARY)
-        ):
-            self._block.add(line)  # adjacent error lines form one block
-            if _WEIGHT_ORDER.get(weight, 3) > _WEIGHT_ORDER.get(self._block_weight, 3):
-                self._block_weight = weight
-        else:
-            self._close_block()
-            self._block = BlockText(line)
-            self._block_rule = rule_id
-            self._block_line = self._line_no
-            self._block_weight = weight
-        self._block_kind_noise = False
-        self._tail_is_error = True
-        self._last_error_line = self._line_no
-        assert kind is not None
-        self._tracker.start(kind, line)
-
-    def _continue_block(self, line: str) -> None:
-        if not line.strip():
-            self._pending_blank += 1
-            return
-        pending, self._pending_blank = self._pending_blank, 0
-        if self._block_kind_noise:
-            self._noise += 1 + pending
-            self._explain(line, "noise", self._noise_rule, in_block=True)
-            return
-        self._error += 1 + pending
-        self._tail_is_error = True
-        if self._block is not None:
-            for _ in range(pending):
-                self._block.add("")
-            self._block.add(line)
-        self._last_error_line = self._line_no
-        self._tail_events.append(line.strip()[:300])
-        self._explain(line, "error", self._block_rule, in_block=True)
-
-    def _end_open_block(self) -> None:
-        self._pending_blank = 0
-        self._tracker.close()
-
-    def _close_block(self) -> None:
-        if self._tracker.open:
-            self._end_open_block()
-        if self._block is not None:
-            self._add_block(
-                self._block.text(), self._block_rule, self._block_line, weight=self._block_weight
-            )
-            self._block = None
-
-    def _add_block(
-        self,
-        text: str,
-        rule_id: str | None,
-        line_no: int,
-        source: BlockSource | None = None,
-        weight: BlockWeight = BlockWeight.ERROR,
-    ) -> None:
-        self._last_dropped = len(self._blocks) >= self._max_blocks
-        if self._last_dropped:
-            self._dropped += 1
-            self._dropped_weights[weight.value] = self._dropped_weights.get(weight.value, 0) + 1
-            if weight is not BlockWeight.RECOVERED:
-                self._dropped_last = line_no
-            return
-        self._blocks.append(
-            {
-                "text": text,
-                "rule_id": rule_id,
-                "source": source or BlockSource(self._stream),
-                "line_no": line_no,
-                "weight": weight,
-            }
-        )
-
-    def _explain(
-        self, line: str, verdict: Verdict, rule_id: str | None, in_block: bool = False
-    ) -> None:
-        if self.explained is not None:
-            self.explained.append(
-                LineVerdict(
-                    line_no=self._line_no,
-                    verdict=verdict,
-                    rule_id=rule_id,
-                    in_block=in_block,
-                    text=line,
-                )
-            )
-
-
-def _error_blocks(fields: list[dict[str, Any]]) -> list[ErrorBlock]:
-    """ErrorBlocks with their text bounded and redacted as ErrorBlock's validator does, but
-    in one pass over all of them (a 16 KB parse has up to 20 blocks)."""
-    if not fields:
-        return []
-    # Only the first MAX_BLOCK_CHARS are kept; the margin keeps any secret that starts in them
-    # whole for the redactor.
-    joined = _BLOCK_SEPARATOR.join(f["text"][: MAX_BLOCK_CHARS + 2048] for f in fields)
-    texts = redact(joined).split(_BLOCK_SEPARATOR)
-    if len(texts) != len(fields):  # a separator in the text itself: one at a time
-        return [ErrorBlock(**f) for f in fields]
-    return [
-        ErrorBlock.model_construct(**{**f, "text": truncate(text, MAX_BLOCK_CHARS)})
-        for f, text in zip(fields, texts, strict=True)
-    ]
 
 
 def _line_ends(data: bytes) -> list[int]:

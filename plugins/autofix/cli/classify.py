@@ -11,7 +11,8 @@ import argparse
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from autofix.classify.classifier import Classifier, ClassifyReport
+from autofix.classify.classifier import Classifier
+from autofix.classify.report import ClassifyReport
 from autofix.errors import PatternFileError
 from autofix.patterns.loader import PatternStore, load_file
 from autofix.result import RETRY_ACTIONS, ParseResult, truncate

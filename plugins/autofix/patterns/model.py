@@ -100,3 +100,31 @@ class PatternFile(PatternSettings):
 
     def settings(self) -> PatternSettings:
         return PatternSettings.model_validate(self.model_dump(exclude={"rules"}))
+
+
+def built_in_rule(
+    id: str,
+    kind: str,
+    type: str,
+    pattern: str,
+    reason: str,
+    case_sensitive: bool = True,
+    both_streams: bool = False,
+    weight: str = "error",
+) -> Rule:
+    """A built-in rule (patterns/defaults.py); keyword names follow the YAML's."""
+    # Built-in errors apply only to stderr unless marked, because a plain command's stdout is
+    # its output, where words like "Error:" are ordinary text; every other kind, to both.
+    streams = None if kind != "error" or both_streams else ["stderr"]
+    return Rule.model_validate(
+        {
+            "id": id,
+            "kind": kind,
+            "type": type,
+            "pattern": pattern,
+            "reason": reason,
+            "case_sensitive": case_sensitive,
+            "streams": streams,
+            "weight": weight,
+        }
+    )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from autofix.agents.base import AgentFormat, AgentOutcome
 from autofix.agents.watch import EarlyStop, WatchSettings
-from autofix.classify.classifier import ClassifyReport
+from autofix.classify.report import ClassifyReport
 from autofix.parser import ResponseParser
 from autofix.result import ParseResult
 from autofix.runner import replay_lines

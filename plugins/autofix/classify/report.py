@@ -1,0 +1,75 @@
+"""What the classifier reports: per stream (ClassifyReport) and per line (LineVerdict)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from autofix.redact import redact
+from autofix.result import MAX_BLOCK_CHARS, ErrorBlock, Evidence, truncate
+
+Verdict = Literal["noise", "neutral", "error", "success"]
+_BLOCK_SEPARATOR = "\n\x00\x00\n"
+
+
+class ClassifyReport(BaseModel):
+    """What one stream contained."""
+
+    noise_lines: int = 0
+    neutral_lines: int = 0
+    error_lines: int = 0
+    blocks: list[ErrorBlock] = Field(default_factory=list)
+    blocks_dropped: int = 0  # error blocks past ``max_blocks``: counted, not kept
+    # Of the dropped blocks: how many of each weight, and the line of the last that counts.
+    dropped_weights: dict[str, int] = Field(default_factory=dict)
+    dropped_last_line: int = 0
+    # The first failure summaries and the last success summaries (SUMMARY_LINES each), with
+    # the totals and the line of the last success summary (errors after it are not outweighed).
+    summaries: list[Evidence] = Field(default_factory=list)
+    failure_summary_lines: int = 0
+    success_summary_lines: int = 0
+    last_success_line: int = 0
+    rule_hits: dict[str, int] = Field(default_factory=dict)
+    disabled_rules: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    patterns_source: str = "defaults"
+    stream: str = "stderr"
+    tail: list[str] = Field(default_factory=list)  # last non-blank lines, for messages
+
+    @property
+    def total_lines(self) -> int:
+        return self.noise_lines + self.neutral_lines + self.error_lines
+
+    def sample(self, limit: int = 40) -> list[str]:
+        """Distinct non-noise lines seen: every kept block's lines, then the tail."""
+        lines = [line for block in self.blocks for line in block.text.splitlines()]
+        found = dict.fromkeys(line.strip() for line in [*lines, *self.tail] if line.strip())
+        return [line for line in found if not line.startswith("… (")][:limit]
+
+
+class LineVerdict(BaseModel):
+    """One line's verdict, for ``autofix patterns explain``."""
+
+    line_no: int
+    verdict: Verdict
+    rule_id: str | None = None
+    in_block: bool = False
+    text: str = ""
+
+
+def error_blocks(fields: list[dict[str, Any]]) -> list[ErrorBlock]:
+    """ErrorBlocks with their text bounded and redacted as ErrorBlock's validator does, but
+    in one pass over all of them (a 16 KB parse has up to 20 blocks)."""
+    if not fields:
+        return []
+    # Only the first MAX_BLOCK_CHARS are kept; the margin keeps any secret that starts in them
+    # whole for the redactor.
+    joined = _BLOCK_SEPARATOR.join(f["text"][: MAX_BLOCK_CHARS + 2048] for f in fields)
+    texts = redact(joined).split(_BLOCK_SEPARATOR)
+    if len(texts) != len(fields):  # a separator in the text itself: one at a time
+        return [ErrorBlock(**f) for f in fields]
+    return [
+        ErrorBlock.model_construct(**{**f, "text": truncate(text, MAX_BLOCK_CHARS)})
+        for f, text in zip(fields, texts, strict=True)
+    ]
