@@ -71,10 +71,18 @@ class Reply:
     hang: bool = False  # read the request, never answer
     reset: bool = False  # read the request, close the connection without a byte of answer
     label: str = ""  # a short name for the request log ("429", "text", "drop"...)
+    # Headers whose value is the Unix time this many seconds after the reply is sent: a reset
+    # time that stays ahead however late a loaded machine gets to the request.
+    clock_headers: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def streams(self) -> bool:
         return self.status == 200 and bool(self.events)
+
+    def sent_headers(self) -> dict[str, str]:
+        now = time.time()
+        clock = {name: str(int(now + seconds)) for name, seconds in self.clock_headers.items()}
+        return {**self.headers, **clock}
 
 
 @dataclass(frozen=True)
@@ -373,7 +381,7 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 payload = {}  # a stream-only reply asked for without streaming: an empty answer
             data = b"" if payload is None else _encode_body(payload)
             self.send_response(reply.status)
-            headers = {"content-type": "application/json", **dict(reply.headers)}
+            headers = {"content-type": "application/json", **reply.sent_headers()}
             for name, value in headers.items():
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)))
@@ -398,7 +406,7 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             headers = {
                 "content-type": "text/event-stream; charset=utf-8",
                 "cache-control": "no-cache",
-                **dict(reply.headers),
+                **reply.sent_headers(),
             }
             for name, value in headers.items():
                 self.send_header(name, value)

@@ -163,22 +163,22 @@ def _clock(ctx: Context, seconds: int) -> str:
 OAUTH = {"CLAUDE_CODE_OAUTH_TOKEN": "sk-ant-oat01-autofix-test-oauth-token-000000000000"}
 
 
-def _claude_unified(ctx: Context, window: str, seconds: int) -> Reply:
-    reset = str(int(ctx.now) + seconds)
+def _claude_unified(window: str, seconds: int) -> Reply:
+    """The subscription limit of ``window``, resetting ``seconds`` after this answer."""
     short = {"five_hour": "5h", "seven_day": "7d"}[window]
-    return A.error(
+    reply = A.error(
         429,
         "Error",
         headers={
             "anthropic-ratelimit-unified-status": "rejected",
-            "anthropic-ratelimit-unified-reset": reset,
             "anthropic-ratelimit-unified-representative-claim": window,
             f"anthropic-ratelimit-unified-{short}-status": "rejected",
-            f"anthropic-ratelimit-unified-{short}-reset": reset,
             f"anthropic-ratelimit-unified-{short}-utilization": "1.0",
         },
         label=f"429:unified_{window}",
     )
+    resets = ("anthropic-ratelimit-unified-reset", f"anthropic-ratelimit-unified-{short}-reset")
+    return replace(reply, clock_headers=dict.fromkeys(resets, seconds))
 
 
 def _claude_cut(text: str) -> Reply:
@@ -346,7 +346,7 @@ def claude_cases() -> Iterator[Case]:
         cli,
         "usage_limit",
         USAGE,
-        lambda c: [_claude_unified(c, "five_hour", 3 * 3600)],
+        lambda c: [_claude_unified("five_hour", 3 * 3600)],
         RunOptions(api_key=None, extra_env=OAUTH),
         description="subscription (OAuth) 5-hour limit: unified rate-limit headers, rejected",
     )
@@ -354,7 +354,7 @@ def claude_cases() -> Iterator[Case]:
         cli,
         "usage_limit",
         USAGE,
-        lambda c: [_claude_unified(c, "seven_day", 4 * 86400)],
+        lambda c: [_claude_unified("seven_day", 4 * 86400)],
         RunOptions(api_key=None, extra_env=OAUTH),
         variant=2,
     )

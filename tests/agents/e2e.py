@@ -81,9 +81,9 @@ def delay_cases() -> list[Case]:
         "claude",
         "delay_usage_limit_then_success",
         SUCCESS,
-        lambda c: [_claude_unified(c, "five_hour", 60), A.text("pong")],
+        lambda c: [_claude_unified("five_hour", 20), A.text("pong")],
         RunOptions(api_key=None, extra_env=OAUTH),
-        description="a 5-hour limit that resets in 60 s (the DAG starts meanwhile), then an answer",
+        description="a 5-hour limit that resets 20 s after the API's answer, then an answer",
     )
     quota = _gemini_quota(
         "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", FREE_REQUESTS, "10", "2.1s"
