@@ -88,6 +88,10 @@ alive() {  # processes of the group, zombies excluded
 GROUP=""
 stop() {
     trap - INT TERM EXIT
+    # `make up | tee log`: Ctrl-C ends tee too, and a message written to the dead pipe must not
+    # end this clean-up (SIGPIPE, or set -e on the failed echo) and leave Airflow running.
+    trap '' PIPE
+    set +e
     [ -n "$GROUP" ] || exit 0
     local started=$SECONDS
     echo "==> stopping Airflow (process group $GROUP: $(alive "$GROUP") processes)"
