@@ -22,23 +22,56 @@ This module is the input side; what happens to one decided line is ``LineJudge``
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from itertools import compress, repeat
 from typing import Any
 
-from autofix.classify.line_judge import NEUTRAL, TAIL_LINES, Decision, LineJudge
+from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge
 from autofix.classify.normalize import normalize_line, normalize_text
 from autofix.classify.report import ClassifyReport, error_blocks
 from autofix.patterns import engine as hs
-from autofix.patterns.compiled import ascii_lower
+from autofix.patterns.compiled import CompiledRules, EngineSet, ascii_lower
 
 _NON_SPACE = re.compile(rb"\S")
 _CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
+TAIL_LINES = 5  # last non-noise lines kept for messages
 TAIL_SCAN_LINES = 200  # lines walked back from a chunk's end to find its tail (engine path)
 
 
 class Classifier(LineJudge):
     """Feed it chunks (``feed``) or lines (``feed_line``), then ``finish``."""
+
+    def __init__(
+        self,
+        rules: CompiledRules,
+        operation: str = "",
+        max_blocks: int = 20,
+        *,
+        stream: str = "stderr",
+        explain: bool = False,
+        verdict_cache: bool = True,
+        engine: bool | None = None,
+    ) -> None:
+        """``engine``: None uses it when installed; False forces the fallback path."""
+        super().__init__(
+            rules,
+            operation,
+            max_blocks,
+            stream=stream,
+            explain=explain,
+            verdict_cache=verdict_cache,
+        )
+        self._source = rules.source
+        self._max_len = rules.settings.max_line_length
+        self._max_bytes = self._max_len * 4 + 4
+        self._tail: deque[str] = deque(maxlen=TAIL_LINES)
+        self._partial = bytearray()
+        self._discarding = False
+        self._finished: ClassifyReport | None = None
+        self._engine: EngineSet | None = None if engine is False else self._set.engine()
+        self._walked: dict[int, bool] = {}  # this chunk's walked lines: shown in a tail?
+        if engine and self._engine is None:
+            raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
     # ---- input -------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """One line at a time: the first rule that matches, the verdict it gives, and the bookkeeping
 that follows (counts, summaries, retry notices, error blocks, the explain trace).
 
-``LineJudge`` holds every piece of a stream's state; ``Classifier`` (classifier.py) adds the
-chunk scanning that decides which lines reach it.
+``LineJudge`` holds what the lines decide (counts, blocks, summaries, rule state);
+``Classifier`` (classifier.py) adds the input side: partial lines, the engine scan, the tail.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any
 
 from autofix.classify.blocks import BlockKind, BlockText, BlockTracker, block_kind
-from autofix.classify.report import ClassifyReport, LineVerdict, Verdict
+from autofix.classify.report import LineVerdict, Verdict
 from autofix.patterns.compiled import (
     CHECK_FOLDED_SUBSTRING,
     CHECK_REGEX,
@@ -20,12 +20,10 @@ from autofix.patterns.compiled import (
     VERDICT_CACHE_ENTRIES,
     VERDICT_CACHE_LINE_CHARS,
     CompiledRules,
-    EngineSet,
     ascii_lower,
 )
 from autofix.result import BlockSource, BlockWeight, Evidence
 
-TAIL_LINES = 5
 SUMMARY_LINES = 5  # success and failure summary lines kept per stream, each
 _WEIGHT_ORDER = {BlockWeight.RECOVERED: 0, BlockWeight.ERROR: 1, BlockWeight.FATAL: 2}
 # A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
@@ -35,7 +33,7 @@ NEUTRAL: Decision = (-1, False, None, None)
 
 
 class LineJudge:
-    """A stream's state and the per-line decisions; see ``Classifier`` for the input side."""
+    """The per-line decisions and what they accumulate; ``Classifier`` feeds it."""
 
     def __init__(
         self,
@@ -46,19 +44,14 @@ class LineJudge:
         stream: str = "stderr",
         explain: bool = False,
         verdict_cache: bool = True,
-        engine: bool | None = None,
     ) -> None:
-        """``engine``: None uses it when installed; False forces the fallback path."""
-        self._source = rules.source
         self._settings = rules.settings
         self._set = rules.ruleset(operation, stream)
         self._rules = self._set.rules
         self._checks = self._set.checks
-        self._max_len = rules.settings.max_line_length
-        self._max_bytes = self._max_len * 4 + 4
         self._max_blocks = max_blocks
         self._stream = stream
-        self._noise = self._neutral = self._error = 0
+        self._noise = self._error = 0
         self._hits: dict[str, int] = {}
         # Kept blocks as raw fields; ErrorBlocks are built (and redacted in one pass) at finish.
         self._blocks: list[dict[str, Any]] = []
@@ -87,19 +80,11 @@ class LineJudge:
         self._pending_blank = 0
         self._last_error_line = -2
         self._line_no = 0
-        self._tail: deque[str] = deque(maxlen=TAIL_LINES)
         # Tail candidates of the current chunk, in order: a line, or a (start, stop) range of
         # counted neutral lines, resolved once per chunk (most are pushed out before then).
         self._tail_events: list[str | tuple[int, int]] = []
         self._cache = self._set.verdicts if verdict_cache else None
-        self._partial = bytearray()
-        self._discarding = False
-        self._finished: ClassifyReport | None = None
         self.explained: list[LineVerdict] | None = [] if explain else None
-        self._engine: EngineSet | None = None if engine is False else self._set.engine()
-        self._walked: dict[int, bool] = {}  # this chunk's walked lines: shown in a tail?
-        if engine and self._engine is None:
-            raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
     # ---- one line ----------------------------------------------------------------------
 
