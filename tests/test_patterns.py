@@ -83,7 +83,8 @@ def test_builtin_rules_are_vetted() -> None:
     assert len(DEFAULT_RULES) >= 50
     ids = [rule.id for rule in DEFAULT_RULES]
     assert len(ids) == len(set(ids))
-    # First match wins: retry notices, a fixer's success lines that hold a failure count,
+    # First match wins: retry notices, lines that only look like summaries (a numbered job
+    # that failed, a passed test's name), a fixer's success lines that hold a failure count,
     # failure summaries, success summaries, noise, then errors (defaults.py says why).
     groups = [
         kind
@@ -92,6 +93,8 @@ def test_builtin_rules_are_vetted() -> None:
     ]
     assert groups == [
         "retry",
+        "error",
+        "noise",
         "success_summary",
         "failure_summary",
         "success_summary",

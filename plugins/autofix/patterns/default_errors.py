@@ -35,6 +35,30 @@ ERROR_RULES = [
         r"^(?:Exception in thread \"|Caused by: [\w.$]+)",
         "uncaught JVM exception",
     ),
+    rule(
+        "java-frame",
+        "error",
+        "regex",
+        r"^\tat [\w$./<>\-]+\([^()\n]*\)$",
+        "a JVM stack frame (`\tat a.b.C.m(C.java:12)`), on either stream: loggers print traces to stdout",
+        both_streams=True,
+    ),
+    rule(
+        "node-frame",
+        "error",
+        "regex",
+        r"^    at [^\n]*[\w/\\)]\.[cm]?[jt]sx?:\d+:\d+\)?$",
+        "a Node.js stack frame (`    at f (/app/a.js:3:9)`), on either stream",
+        both_streams=True,
+    ),
+    rule(
+        "dotnet-frame",
+        "error",
+        "regex",
+        r"^   at [\w.`<>\[\],+|]+\([^\n]*\) in [^\n]*:line \d+$",
+        "a .NET stack frame with its source line, on either stream",
+        both_streams=True,
+    ),
     rule("npm-error", "error", "regex", r"^npm (?:error|ERR!)", "npm error", both_streams=True),
     rule(
         "typescript-error",
@@ -95,8 +119,9 @@ ERROR_RULES = [
         "crash-signal",
         "error",
         "regex",
-        r"\b(?:Segmentation fault|core dumped|Bus error|Illegal instruction|Floating point exception|Abort trap)\b",
-        "the process crashed on a signal",
+        r"\b(?:Segmentation fault|core dumped|Bus error|Illegal instruction|Floating point exception|Abort trap)\b"
+        r"|\b(?:terminated|killed) by signal \d+\b",
+        "the process crashed on a signal (or xargs, make, a supervisor says a child did)",
         both_streams=True,
         weight="fatal",
     ),
@@ -182,8 +207,9 @@ ERROR_RULES = [
         "error",
         "regex",
         r"^exit status [1-9]|\b(?:exited with|returned (?:non-zero )?exit) (?:status|code) [1-9]"
-        r"|\breturned [1-9]\d* exit status\b|\bExiting with failure status\b",
-        "a child process exited non-zero (go run, subprocess, collect2, tar)",
+        r"|\breturned [1-9]\d* exit status\b|\bExiting with failure status\b"
+        r"|\bfailed with exit (?:code|status) [1-9]|\breturned a non-zero code: [1-9]",
+        "a child process exited non-zero (go run, subprocess, collect2, tar, nox, docker build)",
     ),
     rule(
         "connection-refused",
@@ -252,7 +278,7 @@ ERROR_RULES = [
         "failure-label",
         "error",
         "regex",
-        r"\b(?:failed|failure):(?:[ \t]+[^0 \t\n]|[ \t]*$)",
+        r"\b(?:[Ff]ailed|[Ff]ailure):(?:[ \t]+[^0 \t\n]|[ \t]*$)",
         "`<step> failed: <reason>` / `Coverage failure: ...` (not `failed: 0`)",
         both_streams=True,
     ),
@@ -286,9 +312,13 @@ ERROR_RULES = [
         r"<title>(?:[45]\d\d\b|Error\b)|<h1>(?:[45]\d\d\b|Error response|Internal Server Error"
         r"|Bad Request|Not Found|Forbidden|Service Unavailable|Bad Gateway)|^A server error occurred\."
         r"|^Error code: [45]\d\d|\bServer Error \(5\d\d\)|<pre>Cannot (?:GET|POST|PUT|PATCH|DELETE) /"
-        r"|^HTTP/[\d.]+ [45]\d\d\b|^404 page not found|^Internal Server Error",
-        "an HTTP error page or status line (nginx, Apache, http.server, wsgiref, werkzeug, Django, "
-        "Express, Go's net/http plain-text errors)",
+        r"|^HTTP/[\d.]+ [45]\d\d\b|^404 page not found|^Internal Server Error"
+        r"|<title>[A-Z]\w*(?:Error|Exception)\b|<h1>[A-Z]\w*(?:Error|Exception) at /"
+        r"|\bHTTP Error [45]\d\d\b|^[45]\d\d (?:Bad Request|Unauthorized|Forbidden|Not Found|Method "
+        r"Not Allowed|Conflict|Unprocessable Entity|Too Many Requests|Internal Server Error|Bad "
+        r"Gateway|Service Unavailable|Gateway Timeout)\b",
+        "an HTTP error page or status line (nginx, Apache, http.server, wsgiref, werkzeug, Django "
+        "and its debug page, Express, Go's net/http plain-text errors)",
         both_streams=True,
     ),
     rule(
@@ -305,9 +335,12 @@ ERROR_RULES = [
         "error",
         "regex",
         r"^[^ \t:\n]+:\d+:\d+: (?:[EF]\d{4}: |[A-Z]{1,3}\d{3}\b)|^[ \t]+\d+:\d+[ \t]+error[ \t]"
-        r"|\bSC\d{4} \(error\):|^>> Issue: \[B\d{3}|^[^ \t:\n]+:\d+:\d+: \[error\] ",
+        r"|\bSC\d{4} \((?:error|warning|info|style)\):|^>> Issue: \[B\d{3}"
+        r"|^[^ \t:\n]+:\d+:\d+: \[error\] |^[^ \t:\n]+:\d+(?::\d+)? (?:error )?MD\d{3}/"
+        r"|^[^ \t:\n]+:\d+ DL\d{4} |^L: +\d+ \| P: +\d+ \| [A-Z]+\d+ \| ",
         "linter findings that fail a check: pylint E/F messages, flake8/ruff codes, eslint and "
-        "yamllint `error` rows (and its parsable `[error]`), shellcheck (error), any bandit issue",
+        "yamllint `error` rows (and its parsable `[error]`), any shellcheck finding (it exits 1 "
+        "on each it prints), any bandit issue, markdownlint, hadolint and sqlfluff findings",
         both_streams=True,
     ),
     rule(
@@ -317,5 +350,72 @@ ERROR_RULES = [
         r"^\[(?:ERROR|FATAL|error)\] ",
         "maven's [ERROR] lines (maven logs on stdout), prettier's [error]",
         both_streams=True,
+    ),
+    rule(
+        "system-error",
+        "error",
+        "regex",
+        r"[:\-] (?:Operation not permitted|Is a directory|Not a directory|Read-only file system|Directory "
+        r"not empty|File exists|Invalid argument|Input/output error|Too many open files|Network is "
+        r"unreachable|No route to host|Connection timed out|Connection reset by peer|No such process"
+        r"|Address already in use|Bad file descriptor|Device or resource busy|Argument list too long"
+        r"|Text file busy|File name too long|Disk quota exceeded|Stale file handle)\b"
+        r"|\bcontext deadline exceeded\b|\bCERTIFICATE_VERIFY_FAILED\b|\bcertificate verify failed\b"
+        r"|: (?:not in gzip format|File format not recognized|[Uu]nexpected end of (?:file|input)"
+        r"|Compressed data is corrupt|invalid compressed data)\b",
+        "an operating-system error text after `program: object:` (strerror), a TLS verification "
+        "failure, a Go deadline, a corrupt archive",
+    ),
+    rule(
+        "memory-corruption",
+        "error",
+        "regex",
+        r"\*\*\* stack smashing detected \*\*\*|^(?:free|malloc|realloc|munmap_chunk|malloc_consolidate"
+        r"|double free or corruption)\b[^\n]*(?:invalid|corrupt|detected|unaligned)"
+        r"|^corrupted (?:size|double-linked list)\b|^memory allocation of \d+ bytes failed",
+        "glibc's heap and stack-protector aborts, Rust's allocation failure",
+        weight="fatal",
+    ),
+    rule(
+        "bare-signal-report",
+        "error",
+        "regex",
+        r"^(?:Killed|Terminated|Hangup|Alarm clock|CPU time limit exceeded|File size limit exceeded)"
+        r"(?: \(core dumped\))?$",
+        "the shell's bare report of a job a signal ended",
+        weight="fatal",
+    ),
+    rule(
+        "client-error-reply",
+        "error",
+        "regex",
+        r"\bERR_PNPM_[A-Z_]+\b|^\(error\) [A-Z]|\bORA-\d{5}: |^##\[error\]|^::error(?: [^:\n]*)?::",
+        "pnpm's ERR_PNPM_ codes, redis-cli's `(error)` replies (on stdout), Oracle errors, and "
+        "GitHub Actions error annotations (on stdout)",
+        both_streams=True,
+    ),
+    rule(
+        "beam-error",
+        "error",
+        "regex",
+        r"^\*\* \([A-Z][\w.]*\) |^escript: exception (?:error|throw|exit)\b"
+        r"|\binit terminating in do_boot\b|^Crash dump is being written to",
+        "an uncaught Elixir exception (`** (RuntimeError) ...`) or an Erlang VM crash",
+        weight="fatal",
+    ),
+    rule(
+        "tool-usage-error",
+        "error",
+        "regex",
+        r"cannot find module providing package|^go: (?:cannot find main module|updates to go\.mod "
+        r"needed|go\.mod file not found|errors parsing go\.mod)|^sed: -e expression #\d+, char \d+: "
+        r"|^g?awk: (?:cmd\. line|[^ :\n]+):\d+: |^timeout: sending signal [A-Z]+ to command |^patch: \*{4} "
+        r"|^Try '[^'\n]+ --help'|^[\w.\-]+: (?:invalid|unrecognized|unknown"
+        r"|illegal) (?:option|argument|number|value)\b|: option requires an argument\b"
+        r"|: missing (?:file )?operand\b|\bis not a git command\b|\bsyntax error\b"
+        r"|\bunexpected EOF while looking for matching\b",
+        "usage errors (GNU's `Try 'x --help'`, invalid options, missing operands), syntax errors of "
+        "shells and scripts, the go command's module errors, sed, awk and patch errors (awk's "
+        "warnings are noise), and `timeout -v` killing its command",
     ),
 ]

@@ -2,13 +2,17 @@
 the scanner can look for, and none backtracks badly (tests/test_patterns.py checks).
 
 Order matters: the first rule that matches a line decides it. Retry notices come first ("attempt
-1 failed, retrying" is not a test summary), then tools' own summaries (a fixer's "2 fixed, 0
-remaining" before the failure count it contains, failure summaries before success summaries),
-then noise, each narrow enough never to hide a real error, then the errors (default_errors.py).
-Summaries and the error shapes come from the tools' documented output formats (pytest,
-unittest, cargo, go test, TAP, maven/gradle, valgrind, ruff, eslint, mypy, pylint, shellcheck;
-Python, Node, Java, Go, Rust, Ruby and PHP error reports; the default error pages of nginx,
-Apache, http.server, wsgiref, werkzeug and Django).
+1 failed, retrying" is not a test summary), then the lines that only look like summaries or
+warnings ("job 7 failed", a passed test's name, a sanitizer's "WARNING: ThreadSanitizer"), then
+tools' own summaries (a fixer's "2 fixed, 0 remaining" before the failure count it contains,
+failure summaries before success summaries), then noise, each narrow enough never to hide a
+real error, then the errors (default_errors.py). Summaries and the error shapes come from the
+tools' documented output formats (pytest, unittest, cargo, go test, TAP, jest, vitest, mocha,
+rspec, minitest, PHPUnit, dotnet test, ctest, maven/gradle, tox, nox, pre-commit, Ansible,
+valgrind, ruff, eslint, mypy, pylint, shellcheck, markdownlint, hadolint, sqlfluff; Python,
+Node, Java, .NET, Go, Rust, Ruby, PHP and Elixir/Erlang error reports; the default error pages
+of nginx, Apache, http.server, wsgiref, werkzeug and Django). tests/test_classify_formats.py
+holds one case per shape.
 """
 
 from __future__ import annotations
@@ -16,6 +20,39 @@ from __future__ import annotations
 from autofix.patterns.default_errors import ERROR_RULES
 from autofix.patterns.model import Rule
 from autofix.patterns.model import built_in_rule as rule
+
+# Lines decided before the summaries and the noise: "job 7 failed" names job 7 (an error, not
+# a count of failures); a passed test's name may say "reports 404 errors"; and some reports of
+# real errors start with the word "WARNING" or end in "Warning", which the noise rules take.
+_BEFORE_SUMMARIES = [
+    rule(
+        "numbered-item-failed",
+        "error",
+        "regex",
+        r"\b(?:[Aa]ttempt|[Tt]ry|[Jj]ob|[Tt]ask|[Ss]tep|[Rr]equest|[Ww]orker|[Bb]atch|[Cc]hunk"
+        r"|[Ss]hard|[Rr]ow|[Ii]tem|[Rr]ecord|[Mm]essage|[Pp]age|[Ii]teration|[Rr]ound|[Ee]poch"
+        r"|[Pp]hase|[Ss]tage|[Cc]all|[Tt]hread|[Pp]rocess|[Hh]ost|[Nn]ode|[Rr]eplica) #?[1-9]\d*"
+        r" (?:failed|failures?|errors?)\b",
+        "a numbered thing that failed (job 7 failed, attempt 2 failed): an error, not a summary",
+        both_streams=True,
+    ),
+    rule(
+        "error-named-warning",
+        "error",
+        "regex",
+        r"^(?:==\d+==)?WARNING: (?:ThreadSanitizer|MemorySanitizer): "
+        r"|^(?:\(node:\d+\) )?UnhandledPromiseRejectionWarning: ",
+        "sanitizer reports (data race, uninitialised read) and Node's unhandled-rejection report, "
+        "which look like warnings",
+    ),
+    rule(
+        "passed-test-item",
+        "noise",
+        "regex",
+        "^[ \t]*(?:✓|✔|√) ",  # the marks as text: the engine reads UTF-8 bytes
+        "a passed test's line in jest, vitest, mocha and node --test (its name is not a summary)",
+    ),
+]
 
 # A fixer's or checker's line that holds a failure-looking count but reports success; checked
 # before the failure summaries so the count in it does not decide.
@@ -49,8 +86,9 @@ _FAILURE_SUMMARIES = [
         "failure-summary",
         "failure_summary",
         "regex",
-        r"\b[1-9]\d* (?:failed|failing|errors?)(?:[,;.:)]|[ \t]*$|[ \t]+(?:in|from|occurred|found|generated|detected)\b|[ \t]+\()",
-        "a test or check summary with failures (1 failed, 2 errors in 1 file, 1 failing); "
+        r"\b[1-9]\d* (?:failed|failing|failures?|errors?)(?:[,;.:)]|[ \t]*$|[ \t]+(?:in|from|occurred|found|generated|detected)\b|[ \t]+\()",
+        "a test or check summary with failures (1 failed, 2 errors in 1 file, 1 failing, "
+        "2 examples, 1 failure); "
         "the count must end the phrase, so `1 failed attempt` is not a summary",
     ),
     rule(
@@ -96,6 +134,17 @@ _FAILURE_SUMMARIES = [
         "black --check / prettier --check failed (`would reformat` alone is also --diff's, at exit 0)",
     ),
     rule(
+        "runner-failure-summary",
+        "failure_summary",
+        "regex",
+        r"\.{4}(?:\([^()\n]*\))?Failed\b|^[ \t]+evaluation failed :\(|^[ \t]*[\w.\-]+: FAIL code [1-9]"
+        r"|^nox > Session \S+ failed\.|^== \[[^\]\n]+\] FAIL|^Failed! +- Failed: +[1-9]"
+        r"|\btests passed, [1-9]\d* tests? failed out of\b"
+        r"|\bok=\d+ +changed=\d+ +unreachable=(?:[1-9]|\d+ +failed=[1-9])",
+        "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed), nox, "
+        "sqlfluff, dotnet test, ctest and an Ansible PLAY RECAP with failed or unreachable hosts",
+    ),
+    rule(
         "cargo-test-failed",
         "failure_summary",
         "regex",
@@ -126,6 +175,17 @@ _SUCCESS_SUMMARIES = [
         "regex",
         r"^All checks passed!|^All matched files use Prettier|^No issues identified\.|^All done! |\bBUILD SUCCESS(?:FUL)?\b",
         "linters, formatters and builds that report a clean result",
+    ),
+    rule(
+        "runner-success-summary",
+        "success_summary",
+        "regex",
+        r"^[ \t]+congratulations :\)|^[ \t]*[\w.\-]+: OK \(\d|^nox > Session \S+ was successful\b"
+        r"|^Passed! +- Failed: +0,|^100% tests passed, 0 tests failed out of\b"
+        r"|\b\d+ examples?, 0 failures\b|\b\d+ runs, \d+ assertions, 0 failures, 0 errors\b"
+        r"|\bok=\d+ +changed=\d+ +unreachable=0 +failed=0\b",
+        "the clean closing lines of tox, nox, dotnet test, ctest, rspec, minitest and an Ansible "
+        "PLAY RECAP",
     ),
     rule(
         "git-bisect-found",
@@ -225,6 +285,13 @@ _NOISE = [
         r"^[ \t]*(?:[\w.\-]+: )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?(?:\[[\w\-]+\])?[:!]?(?:[ \t]|$)",
         "a line that introduces itself as a warning (cargo, pip, yarn, perl, ssh, maven)",
     ),
+    rule(
+        "awk-warning",
+        "noise",
+        "regex",
+        r"^g?awk: [^\n]*:\d+: warning: ",
+        "gawk's lint and regexp warnings (its syntax errors have the same head without `warning:`)",
+    ),
     rule("note-prefix", "noise", "regex", r"^(?:Note|note|hint): ", "notes and hints (git, javac)"),
     rule("git-clone", "noise", "regex", r"^Cloning into ", "git clone progress"),
     rule(
@@ -266,14 +333,20 @@ _NOISE = [
 
 
 DEFAULT_RULES: tuple[Rule, ...] = tuple(
-    _RETRY + _SUCCESS_FIRST + _FAILURE_SUMMARIES + _SUCCESS_SUMMARIES + _NOISE + ERROR_RULES
+    _RETRY
+    + _BEFORE_SUMMARIES
+    + _SUCCESS_FIRST
+    + _FAILURE_SUMMARIES
+    + _SUCCESS_SUMMARIES
+    + _NOISE
+    + ERROR_RULES
 )
 
 # Engine forms (patterns/engine.py) of the built-ins whose stdlib form has a lookbehind or an end
 # anchor inside an alternation: the same verdict per line, with every match running to the end
 # of its line. tests/test_engine.py checks each against its rule on real and generated lines.
 ENGINE_FORMS: dict[str, str] = {
-    "failure-summary": r"\b[1-9]\d* (?:failed|failing|errors?)(?:(?:[,;.:)]|[ \t]+(?:in|from"
+    "failure-summary": r"\b[1-9]\d* (?:failed|failing|failures?|errors?)(?:(?:[,;.:)]|[ \t]+(?:in|from"
     r"|occurred|found|generated|detected)\b|[ \t]+\()[^\n]*|[ \t]*)$",
     "go-test-failure": r"^(?:--- FAIL: [^\n]*|FAIL\t[^\n]*|FAIL)$",
     "tests-ok": r"(?:^OK(?: \([a-z =,\d]+\))?|^PASS|(?:^ok  \t|\bTests run: \d+, Failures: 0, "
@@ -294,5 +367,5 @@ ENGINE_FORMS: dict[str, str] = {
     r" expected)|\bsyntax error near unexpected token\b[^\n]*)$",
     "failed-word": r"(?:^|[^\w\-\n])FAILED\b[^\n]*$",
     "failed-to": r"(?:^|[ \t:])Failed to [a-z][^\n]*$",
-    "failure-label": r"\b(?:failed|failure):(?:[ \t]+[^0 \t\n][^\n]*|[ \t]*)$",
+    "failure-label": r"\b(?:[Ff]ailed|[Ff]ailure):(?:[ \t]+[^0 \t\n][^\n]*|[ \t]*)$",
 }
