@@ -336,7 +336,8 @@ ERROR_RULES = [
         "regex",
         r"^[^ \t:\n]+:\d+:\d+: (?:[EF]\d{4}: |[A-Z]{1,3}\d{3}\b)|^[ \t]+\d+:\d+[ \t]+error[ \t]"
         r"|\bSC\d{4} \((?:error|warning|info|style)\):|^>> Issue: \[B\d{3}"
-        r"|^[^ \t:\n]+:\d+:\d+: \[error\] |^[^ \t:\n]+:\d+(?::\d+)? (?:error )?MD\d{3}/"
+        r"|^[^ \t:\n]+:\d+:\d+: \[error\] |^[^ \t:\n]+:\d+(?::\d+)? MD\d{3}/"
+        r"|^[^ \t:\n]+:\d+(?::\d+)? error MD\d{3}/"
         r"|^[^ \t:\n]+:\d+ DL\d{4} |^L: +\d+ \| P: +\d+ \| [A-Z]+\d+ \| ",
         "linter findings that fail a check: pylint E/F messages, flake8/ruff codes, eslint and "
         "yamllint `error` rows (and its parsable `[error]`), any shellcheck finding (it exits 1 "

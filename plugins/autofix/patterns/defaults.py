@@ -49,7 +49,7 @@ _BEFORE_SUMMARIES = [
         "passed-test-item",
         "noise",
         "regex",
-        "^[ \t]*(?:✓|✔|√) ",  # the marks as text: the engine reads UTF-8 bytes
+        "^[ \t]*(?:✓ |✔ |√ )",  # the marks as text: the engine reads UTF-8 bytes
         "a passed test's line in jest, vitest, mocha and node --test (its name is not a summary)",
     ),
 ]
