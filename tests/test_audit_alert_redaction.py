@@ -264,3 +264,21 @@ _PIECES = [
 def test_redaction_hints_never_change_the_result(parts: list[str]) -> None:
     text = "".join(parts)
     assert redact_module.mask_shapes(text) == _ungated(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(_PIECES[:-3] + ["=", ":", '"', "\t", "  "]), max_size=6).map(
+            "".join
+        )
+        | st.sampled_from(["", " ", "plain log line without hints", "\t"]),
+        min_size=5,
+        max_size=60,
+    )
+)
+def test_windowed_redaction_of_long_texts_matches_a_whole_scan(lines: list[str]) -> None:
+    # Many lines, most without a hint: mask_shapes scans only windows around the hints, and a
+    # key, its separator and its value may sit on different lines with blank lines between.
+    text = "\n".join(lines)
+    assert redact_module.mask_shapes(text) == _ungated(text)
