@@ -559,3 +559,34 @@ def test_example_logs_classify(tmp_path: Path) -> None:
     for name in ("noise_and_traceback.log", "npm_error.log"):
         assert run((root / name).read_bytes()).blocks, name
     assert run((root / "pytest_failure.log").read_bytes(), stream="stdout").blocks
+
+
+def test_error_blocks_are_redacted_in_one_pass_as_the_model_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from autofix.classify import report
+    from autofix.result import ErrorBlock
+
+    fields = [
+        {"text": "Traceback\x00 token=abcdef123456\n  \x1b[31mboom\x1b[0m", "rule_id": "r1"},
+        {
+            "text": "Error: x\x07 https://u:hunter22@h/",
+            "rule_id": "password=swordfish1",
+            "line_no": 4,
+        },
+        {"text": "plain\n" * 3000, "rule_id": None, "uncaught": True},
+    ]
+    calls: list[str] = []
+    real = report.redact_stored
+
+    def counted(text: str) -> str:
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(report, "redact_stored", counted)
+    blocks = report.error_blocks(fields)
+    assert blocks == [ErrorBlock(**f) for f in fields]  # the validator's result, field by field
+    assert "hunter22" not in blocks[1].text and "swordfish1" not in str(blocks[1].rule_id)
+    assert "\x1b" not in blocks[0].text and "\x00" not in blocks[0].text
+    # One pass over the joined texts, plus the rule ids: no block went through the validator.
+    assert len(calls) == 1 + 2

@@ -6,11 +6,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from autofix.redact import redact
+from autofix.redact import redact_stored
 from autofix.result import MAX_BLOCK_CHARS, ErrorBlock, Evidence, truncate
 
 Verdict = Literal["noise", "neutral", "error", "success"]
-_BLOCK_SEPARATOR = "\n\x00\x00\n"
+# Private-use characters: redaction leaves them as they are (it escapes control characters).
+_BLOCK_SEPARATOR = "\n\ue000\ue000\n"
 
 
 class ClassifyReport(BaseModel):
@@ -66,10 +67,16 @@ def error_blocks(fields: list[dict[str, Any]]) -> list[ErrorBlock]:
     # Only the first MAX_BLOCK_CHARS are kept; the margin keeps any secret that starts in them
     # whole for the redactor.
     joined = _BLOCK_SEPARATOR.join(f["text"][: MAX_BLOCK_CHARS + 2048] for f in fields)
-    texts = redact(joined).split(_BLOCK_SEPARATOR)
+    texts = redact_stored(joined).split(_BLOCK_SEPARATOR)
     if len(texts) != len(fields):  # a separator in the text itself: one at a time
         return [ErrorBlock(**f) for f in fields]
     return [
-        ErrorBlock.model_construct(**{**f, "text": truncate(text, MAX_BLOCK_CHARS)})
+        ErrorBlock.model_construct(
+            **{
+                **f,
+                "text": truncate(text, MAX_BLOCK_CHARS),
+                "rule_id": None if f.get("rule_id") is None else redact_stored(f["rule_id"]),
+            }
+        )
         for f, text in zip(fields, texts, strict=True)
     ]
