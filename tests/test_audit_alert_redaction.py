@@ -256,6 +256,11 @@ _PIECES = [
     "é",
     "sk-",
     "Auth",
+    # Non-ASCII letters that (?i) folds onto ASCII ones: the hint search must fold the same way.
+    "\u017fecret=",
+    "api_\u212aey: ",
+    "\u0130",
+    "\u0131",
 ]
 
 
@@ -269,9 +274,7 @@ def test_redaction_hints_never_change_the_result(parts: list[str]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
-        st.lists(st.sampled_from(_PIECES[:-3] + ["=", ":", '"', "\t", "  "]), max_size=6).map(
-            "".join
-        )
+        st.lists(st.sampled_from([*_PIECES, "=", ":", '"', "\t", "  "]), max_size=6).map("".join)
         | st.sampled_from(["", " ", "plain log line without hints", "\t"]),
         min_size=5,
         max_size=60,
@@ -282,3 +285,17 @@ def test_windowed_redaction_of_long_texts_matches_a_whole_scan(lines: list[str])
     # key, its separator and its value may sit on different lines with blank lines between.
     text = "\n".join(lines)
     assert redact_module.mask_shapes(text) == _ungated(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\u017fecret=abcd1234",
+        "log line\n\u017fecret=abcd1234\nmore",
+        "api_\u212aey: abcd1234",
+        "\u0130 token: abcd1234",
+        "pa\u017f\u017fword=hunter2hunter2",
+    ],
+)
+def test_hints_fold_case_as_the_patterns_do(text: str) -> None:
+    assert redact_module.mask_shapes(text) == _ungated(text) != text

@@ -280,9 +280,12 @@ def mask_shapes(text: str) -> str:
 
 def _hint_positions(text: str) -> list[int]:
     """Where hints start: at least one on every line that holds one."""
-    if text.isascii():  # one automaton pass; lower() keeps ASCII offsets
-        return [start for _, start, _ in _HINT_FINDER.find_matches_as_indexes(text.lower())]
-    # Unicode case folding (the long s matches "s" under re.IGNORECASE): the patterns' own fold.
+    lowered = text.lower()
+    # One automaton pass where lower() keeps every offset and folds as the (?i) patterns do:
+    # of the non-ASCII letters that match an ASCII one under re.IGNORECASE, lower() maps the
+    # Kelvin sign to "k", changes the length for U+0130 and leaves the dotless i and long s.
+    if len(lowered) == len(text) and "\u0131" not in text and "\u017f" not in text:
+        return [start for _, start, _ in _HINT_FINDER.find_matches_as_indexes(lowered)]
     return [found.start() for found in _ANY_HINT.finditer(text)]
 
 
