@@ -5,6 +5,7 @@
     python3 corpus/capture.py --only 'pytest-*'  # ids (or tools) matching a glob
     python3 corpus/capture.py --list            # the cases, their categories, labels and splits
     python3 corpus/capture.py --freeze-split    # add new cases to split.tsv (existing ones keep theirs)
+    python3 corpus/capture.py --freeze-split --fresh 'fresh-*'   # new cases matching the glob: split fresh
 
 Each run goes to ``corpus/runs/<id>/{stdout,stderr,meta.json}``. A run whose exit (or signal)
 differs from what the case was built to do, or whose ``confirm`` text is missing, is not stored:
@@ -120,16 +121,40 @@ def read_split(path: Path = SPLIT) -> dict[str, dict[str, str]]:
     return rows
 
 
-def freeze_split(cases: list[Case]) -> None:
+SPLITS: tuple[str, ...] = ("tune", "heldout", "fresh")
+
+
+def fresh_split(c: Case, known_groups: dict[str, str]) -> str:
+    """A case of a fresh batch: held out in its own split, ``fresh``, scored once.
+
+    A case whose group already has a side keeps that side, so variants never straddle splits.
+    """
+    return known_groups.get(c.split_group, "fresh")
+
+
+def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
+    """Write split.tsv. Existing rows never move; a new case whose id matches a ``fresh`` glob
+    goes to the ``fresh`` split, any other new case to ``late_split``."""
     existing = read_split()
+    fresh = fresh or []
+
+    def is_fresh(c: Case) -> bool:
+        return any(fnmatch.fnmatchcase(c.id, p) for p in fresh)
+
     if existing:
         groups = {row["group"]: row["split"] for row in existing.values()}
-        sides = {
-            c.id: existing[c.id]["split"] if c.id in existing else late_split(c, groups)
-            for c in cases
-        }
+        sides: dict[str, str] = {}
+        for c in sorted(cases, key=lambda c: c.id):
+            if c.id in existing:
+                sides[c.id] = existing[c.id]["split"]
+            elif is_fresh(c):
+                sides[c.id] = fresh_split(c, groups)
+                groups.setdefault(c.split_group, sides[c.id])
+            else:
+                sides[c.id] = late_split(c, groups)
     else:
-        sides = stratified_split(cases)
+        sides = stratified_split([c for c in cases if not is_fresh(c)])
+        sides.update({c.id: "fresh" for c in cases if is_fresh(c)})
     kept = {i: r for i, r in existing.items() if i not in {c.id for c in cases}}
     lines = [SPLIT_HEADER]
     for c in sorted(cases, key=lambda c: c.id):
@@ -137,8 +162,9 @@ def freeze_split(cases: list[Case]) -> None:
     for _i, r in sorted(kept.items()):  # a case removed from the code keeps its frozen row
         lines.append("\t".join(r[k] for k in SPLIT_HEADER.split("\t")))
     SPLIT.write_text("\n".join(lines) + "\n")
-    added = len([c for c in cases if c.id not in existing])
-    print(f"split.tsv: {len(lines) - 1} rows ({added} added)")
+    added = [c for c in cases if c.id not in existing]
+    n_fresh = sum(1 for c in added if sides[c.id] == "fresh")
+    print(f"split.tsv: {len(lines) - 1} rows ({len(added)} added, {n_fresh} of them fresh)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -373,28 +399,32 @@ def stats(split: dict[str, dict[str, str]]) -> str:
     for r in rows:
         r["split"] = split.get(r["id"], {}).get("split", "-")
     out = [f"{len(rows)} runs, {len({r['tool'] for r in rows})} tools.", ""]
+    heads = " | ".join(f"{s} {lab}" for s in SPLITS for lab in ("success", "failure"))
     out += [
-        "| category | tune success | tune failure | heldout success | heldout failure | total |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        f"| category | {heads} | total |",
+        "| --- |" + " ---: |" * (2 * len(SPLITS) + 1),
     ]
     for cat in CATEGORIES:
         cells = [
             sum(1 for r in rows if r["category"] == cat and r["split"] == s and r["label"] == lab)
-            for s in ("tune", "heldout")
+            for s in SPLITS
             for lab in ("success", "failure")
         ]
         out.append(f"| {cat} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
     tot = [
         sum(1 for r in rows if r["split"] == s and r["label"] == lab)
-        for s in ("tune", "heldout")
+        for s in SPLITS
         for lab in ("success", "failure")
     ]
     out.append("| **all** | " + " | ".join(map(str, tot)) + f" | {sum(tot)} |")
-    out += ["", "| tool | tune | heldout | total |", "| --- | ---: | ---: | ---: |"]
+    out += [
+        "",
+        "| tool | " + " | ".join(SPLITS) + " | total |",
+        "| --- |" + " ---: |" * (len(SPLITS) + 1),
+    ]
     for tool in sorted({r["tool"] for r in rows}):
-        t = sum(1 for r in rows if r["tool"] == tool and r["split"] == "tune")
-        h = sum(1 for r in rows if r["tool"] == tool and r["split"] == "heldout")
-        out.append(f"| {tool} | {t} | {h} | {t + h} |")
+        n = [sum(1 for r in rows if r["tool"] == tool and r["split"] == s) for s in SPLITS]
+        out.append(f"| {tool} | " + " | ".join(map(str, n)) + f" | {sum(n)} |")
     return "\n".join(out)
 
 
@@ -420,6 +450,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", default=[], help="glob on case id or tool")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--freeze-split", action="store_true", help="write split.tsv and exit")
+    ap.add_argument(
+        "--fresh",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="with --freeze-split: new cases whose id matches go to the split 'fresh'",
+    )
     ap.add_argument("--prune", action="store_true", help="delete stored runs of unknown ids")
     ap.add_argument("--stats", action="store_true", help="markdown count tables of stored runs")
     args = ap.parse_args(argv)
@@ -427,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_cases()
     split = read_split()
     if args.freeze_split:
-        freeze_split(cases)
+        freeze_split(cases, args.fresh)
         return 0
     if args.stats:
         print(stats(split))

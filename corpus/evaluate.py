@@ -8,8 +8,9 @@
 A judge is ``(exit_code, stdout_bytes, stderr_bytes) -> bool`` (True: the run succeeded).
 ``exit_code`` is None for a run that a signal ended. A false success is a failure judged a
 success; a false failure is the reverse. Case ids are listed for the tune split only: the
-held-out split prints counts, never ids, unless ``--show-heldout`` is given (do not use it
-while tuning).
+held-out splits (``heldout`` and ``fresh``) print counts, never ids, unless ``--show-heldout``
+is given (do not use it while tuning). ``fresh`` is a batch added after ``heldout`` had been
+scored several times; it is meant to be scored once (corpus/README.md, "The fresh batch").
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ RUNS = HERE / "runs"
 SPLIT = HERE / "split.tsv"
 
 Judge = Callable[[int | None, bytes, bytes], bool]
+
+# The splits, in report order. Only "tune" is for tuning; the others print counts only.
+SPLITS: tuple[str, ...] = ("tune", "heldout", "fresh")
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,8 @@ def load(runs: Path = RUNS, split: Path = SPLIT) -> Iterator[Run]:
         side = sides.get(meta["id"])
         if side is None:
             raise SystemExit(f"{meta['id']} has a stored run but no row in {split.name}")
+        if side not in SPLITS:
+            raise SystemExit(f"{meta['id']}: unknown split {side!r} in {split.name}")
         yield Run(
             id=meta["id"],
             tool=meta["tool"],
@@ -130,8 +136,10 @@ def score(runs: list[Run], judge: Judge) -> tuple[Score, dict[str, Counter[str]]
 def report(name: str, runs: list[Run], judge: Judge, show_heldout: bool) -> int:
     print(f"== judge: {name}")
     tune_false_success = 0
-    for side in ("tune", "heldout"):
+    for side in SPLITS:
         part = [r for r in runs if r.split == side]
+        if not part and side == "fresh":
+            continue
         total, by_category = score(part, judge)
         fs, ff = total.false_success, total.false_failure
         successes = total.n - total.failures
@@ -163,7 +171,9 @@ def _pct(part: int, whole: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--judge", action="append", default=[], help="exit-code, autofix, or module:fn")
-    ap.add_argument("--show-heldout", action="store_true", help="list held-out case ids too")
+    ap.add_argument(
+        "--show-heldout", action="store_true", help="list held-out and fresh case ids too"
+    )
     ap.add_argument(
         "--fail-on-false-success",
         action="store_true",
@@ -174,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = Counter(r.split for r in runs)
     print(
         f"corpus: {len(runs)} runs, {len({r.tool for r in runs})} tools; "
-        + ", ".join(f"{side} {counts[side]}" for side in ("tune", "heldout"))
+        + ", ".join(f"{side} {counts[side]}" for side in SPLITS)
     )
     tune_false_success = 0
     for name in args.judge or list(BUILTIN):

@@ -37,4 +37,30 @@ if [[ ! -x "$tools/node/node_modules/.bin/tsc" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
     typescript@5 eslint@8 prettier@3 mocha@10)
 fi
+
+# The fresh batch (cases/fresh_*.py): tools added after the tune/heldout split was frozen
+# (pyflakes, also used there, comes with flake8 above).
+fresh_apt=(ninja-build meson autoconf automake shfmt mawk socat openssh-client gnupg busybox
+  erlang-base tidy libxml2-utils cppcheck lua-busted ruby-rspec bats strace xmlstarlet tcc
+  gfortran)
+missing=()
+for p in "${fresh_apt[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]]; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "missing Debian packages (install them as root): ${missing[*]}" >&2
+  fi
+fi
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'nox==2025.*' 'tox==4.*' 'pytest-xdist==3.*' 'hypothesis==6.*' 'sqlfluff==3.*' 'vulture==2.*' \
+  'codespell==2.*' 'sqlite-utils==3.*' 'pre-commit==4.*' 'uv==0.*'
+if [[ ! -x "$tools/node/node_modules/.bin/vitest" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    vitest@2 jest@29 tsx@4 esbuild@0.24 rollup@4 stylelint@16 markdownlint-cli@0.41 \
+    htmlhint@1 jshint@2 c8@10)
+fi
 echo "tools ready in $tools"

@@ -1,5 +1,6 @@
 """The run corpus (corpus/) is whole: every stored run has a frozen split row that agrees with it,
-and every category is on both sides of the split."""
+every category is on both sides of the tune/heldout split, and the fresh batch (split ``fresh``,
+scored once) covers every category too."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ CATEGORIES = {
     "coloured_output",
     "non_utf8",
 }
+SPLITS = ("tune", "heldout", "fresh")
 
 
 def _split() -> dict[str, dict[str, str]]:
@@ -37,7 +39,7 @@ def test_every_run_has_an_agreeing_split_row() -> None:
     assert len(metas) >= 450
     for meta in metas:
         row = split[str(meta["id"])]
-        assert row["split"] in ("tune", "heldout")
+        assert row["split"] in SPLITS
         assert (row["tool"], row["category"], row["label"]) == (
             meta["tool"],
             meta["category"],
@@ -66,4 +68,16 @@ def test_every_category_is_on_both_sides() -> None:
     split = _split()
     for category in CATEGORIES:
         sides = {row["split"] for row in split.values() if row["category"] == category}
-        assert sides == {"tune", "heldout"}, category
+        assert sides >= {"tune", "heldout"}, category
+        assert sides <= set(SPLITS), category
+
+
+def test_the_fresh_batch_covers_every_category() -> None:
+    split = _split()
+    fresh = [row for row in split.values() if row["split"] == "fresh"]
+    assert {row["category"] for row in fresh} == CATEGORIES
+    # A fresh group never shares a group with the tune or heldout side.
+    fresh_groups = {row["group"] for row in fresh}
+    assert not any(
+        row["group"] in fresh_groups for row in split.values() if row["split"] != "fresh"
+    )
