@@ -511,7 +511,9 @@ def test_the_engine_runs_an_evil_regex_in_linear_time() -> None:
     assert rules.compiled[0].plan is not None and rules.compiled[0].plan.mode == "engine"
     started = time.perf_counter()
     report = run(("a" * 4000 + "\n") * 200 + "aaaaaab\n", rules)
-    assert time.perf_counter() - started < 1
+    # A backtracking engine takes hours on these lines; linear time is well under a second
+    # here, and the bound leaves room for a loaded CI machine.
+    assert time.perf_counter() - started < 10
     assert report.error_lines == 1 and not report.disabled_rules and not report.warnings
 
 

@@ -83,15 +83,17 @@ def test_builtin_rules_are_vetted() -> None:
     assert len(DEFAULT_RULES) >= 50
     ids = [rule.id for rule in DEFAULT_RULES]
     assert len(ids) == len(set(ids))
-    # First match wins: retry notices, lines that only look like summaries (a numbered job
-    # that failed, a passed test's name), a fixer's success lines that hold a failure count,
-    # failure summaries, success summaries, noise, then errors (defaults.py says why).
+    # First match wins: retries that ran out, retry notices, lines that only look like
+    # summaries or warnings (a numbered job that failed, a passed test's name, a shell trace),
+    # a fixer's success lines that hold a failure count, failure summaries, success summaries,
+    # noise, then errors (defaults.py says why).
     groups = [
         kind
         for k, kind in enumerate(r.kind for r in DEFAULT_RULES)
         if k == 0 or DEFAULT_RULES[k - 1].kind != kind
     ]
     assert groups == [
+        "error",
         "retry",
         "error",
         "noise",

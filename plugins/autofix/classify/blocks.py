@@ -100,6 +100,13 @@ class BlockText:
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Group|Interrupt|Exit|Warning)\b")
 
 
+def heads_stack_trace(line: str, kind: BlockKind | None) -> bool:
+    """Does this error line open a stack trace (a traceback, or an exception line with frames)?"""
+    if kind is BlockKind.TRACEBACK:
+        return True
+    return kind is BlockKind.GENERIC and bool(_EXCEPTION_LINE.match(line))
+
+
 def headline(text: str) -> str:
     """The line that says what went wrong: a traceback's exception line, else the first line."""
     lines = [line for line in text.splitlines() if line.strip()]

@@ -11,7 +11,13 @@ import time
 from collections import deque
 from typing import Any
 
-from autofix.classify.blocks import BlockKind, BlockText, BlockTracker, block_kind
+from autofix.classify.blocks import (
+    BlockKind,
+    BlockText,
+    BlockTracker,
+    block_kind,
+    heads_stack_trace,
+)
 from autofix.classify.report import LineVerdict, Verdict
 from autofix.patterns.compiled import (
     CHECK_FOLDED_SUBSTRING,
@@ -79,6 +85,7 @@ class LineJudge:
         self._last_dropped = False
         self._pending_blank = 0
         self._last_error_line = -2
+        self._last_retry_line = -2
         self._line_no = 0
         # Tail candidates of the current chunk, in order: a line, or a (start, stop) range of
         # counted neutral lines, resolved once per chunk (most are pushed out before then).
@@ -145,6 +152,7 @@ class LineJudge:
         if self._block is not None and self._last_error_line >= self._line_no - 2:
             self._block_weight = BlockWeight.RECOVERED
         self._tail_is_error = False
+        self._last_retry_line = self._line_no
 
     def _evidence(self, role: str, line_no: int, rule_id: str, text: str) -> Evidence:
         return Evidence(role=role, rule_id=rule_id, stream=self._stream, line_no=line_no, text=text)
@@ -286,6 +294,14 @@ class LineJudge:
                 self._block_weight = weight
         else:
             self._close_block()
+            if (
+                weight is BlockWeight.ERROR
+                and self._last_retry_line == self._line_no - 1
+                and heads_stack_trace(line, kind)
+            ):
+                # The retry notice is this trace's log message (logger.exception("attempt 1
+                # failed, retrying")): the trace belongs to the retried attempt.
+                weight = BlockWeight.RECOVERED
             self._block = BlockText(line)
             self._block_rule = rule_id
             self._block_line = self._line_no

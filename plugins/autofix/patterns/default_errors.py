@@ -34,30 +34,31 @@ ERROR_RULES = [
         "regex",
         r"^(?:Exception in thread \"|Caused by: [\w.$]+)",
         "uncaught JVM exception",
+        both_streams=True,
     ),
     rule(
         "java-frame",
         "error",
         "regex",
         r"^\tat [\w$./<>\-]+\([^()\n]*\)$",
-        "a JVM stack frame (`\tat a.b.C.m(C.java:12)`), on either stream: loggers print traces to stdout",
-        both_streams=True,
+        "a JVM stack frame (`\tat a.b.C.m(C.java:12)`), on stdout, where a logger printed it (on stderr a trace follows its error line)",
+        streams=("stdout",),
     ),
     rule(
         "node-frame",
         "error",
         "regex",
         r"^    at [^\n]*[\w/\\)]\.[cm]?[jt]sx?:\d+:\d+\)?$",
-        "a Node.js stack frame (`    at f (/app/a.js:3:9)`), on either stream",
-        both_streams=True,
+        "a Node.js stack frame (`    at f (/app/a.js:3:9)`) on stdout (console.trace prints to stderr)",
+        streams=("stdout",),
     ),
     rule(
         "dotnet-frame",
         "error",
         "regex",
         r"^   at [\w.`<>\[\],+|]+\([^\n]*\) in [^\n]*:line \d+$",
-        "a .NET stack frame with its source line, on either stream",
-        both_streams=True,
+        "a .NET stack frame with its source line, on stdout",
+        streams=("stdout",),
     ),
     rule("npm-error", "error", "regex", r"^npm (?:error|ERR!)", "npm error", both_streams=True),
     rule(
@@ -103,9 +104,19 @@ ERROR_RULES = [
         "error-line-start",
         "error",
         "regex",
-        r"^(?:ERROR|Error|error) \S|^(?:ERROR|FATAL): |^[A-Z][a-z]+ error\b",
-        "pytest `ERROR tests/...`, yarn `error Command failed`, bc/sqlite `Runtime error ...`",
+        r"^(?:ERROR|FATAL): |^error(?:\[E\d+\])?: |^ERROR [\w./\-]+\.py\b",
+        "diagnostics that begin the line (`error: ...` of git, rustc and clang, `error[E0308]:`, "
+        "`ERROR: ...`, pytest's `ERROR tests/...`), on either stream: `2>&1 | tee` puts them on "
+        "stdout",
         both_streams=True,
+    ),
+    rule(
+        "error-word-start",
+        "error",
+        "regex",
+        r"^(?:ERROR|Error|error) \S|^[A-Z][a-z]+ error\b",
+        "yarn `error Command failed`, bc/sqlite `Runtime error ...`; on stdout a line such as "
+        "`ERROR lines: 0` is output",
     ),
     rule(
         "panic",
@@ -142,7 +153,12 @@ ERROR_RULES = [
     ),
     rule("permission-denied", "error", "substring", "Permission denied", "permission denied"),
     rule(
-        "no-such-file", "error", "substring", "No such file or directory", "a path does not exist"
+        "no-such-file",
+        "error",
+        "substring",
+        "No such file or directory",
+        "a path does not exist (Node's ENOENT says it in lower case)",
+        case_sensitive=False,
     ),
     rule("no-space", "error", "substring", "No space left on device", "the disk is full"),
     rule(
@@ -161,7 +177,14 @@ ERROR_RULES = [
         "make reports a failed target (also one it ignored under -i or a `-` recipe)",
         both_streams=True,
     ),
-    rule("linker-error", "error", "substring", "undefined reference to", "linker error"),
+    rule(
+        "linker-error",
+        "error",
+        "substring",
+        "undefined reference to",
+        "linker error",
+        both_streams=True,
+    ),
     rule("cmake-error", "error", "substring", "CMake Error", "CMake error", both_streams=True),
     rule(
         "failed-word",
@@ -235,6 +258,7 @@ ERROR_RULES = [
         r": unbound variable$|: bad substitution$|\bsyntax error near unexpected token\b"
         r"|: ambiguous redirect$|: integer expression expected$",
         "bash's own diagnostics",
+        both_streams=True,
     ),
     rule(
         "tool-error-code",
@@ -242,6 +266,7 @@ ERROR_RULES = [
         "regex",
         r"^curl: \(\d+\) |:error:[0-9A-Fa-f]{8}:",
         "curl's `curl: (N) ...` and OpenSSL's `...:error:0480006C:...` error lines",
+        both_streams=True,
     ),
     rule(
         "script-error",
@@ -338,7 +363,7 @@ ERROR_RULES = [
         r"|\bSC\d{4} \((?:error|warning|info|style)\):|^>> Issue: \[B\d{3}"
         r"|^[^ \t:\n]+:\d+:\d+: \[error\] |^[^ \t:\n]+:\d+(?::\d+)? MD\d{3}/"
         r"|^[^ \t:\n]+:\d+(?::\d+)? error MD\d{3}/"
-        r"|^[^ \t:\n]+:\d+ DL\d{4} |^L: +\d+ \| P: +\d+ \| [A-Z]+\d+ \| ",
+        r"|^[^ \t:\n]+:\d+ DL\d{4} |^L: +\d+ \| P: +\d+ \| [A-Z]+\d+ \| |^== \[[^\]\n]+\] FAIL\b",
         "linter findings that fail a check: pylint E/F messages, flake8/ruff codes, eslint and "
         "yamllint `error` rows (and its parsable `[error]`), any shellcheck finding (it exits 1 "
         "on each it prints), any bandit issue, markdownlint, hadolint and sqlfluff findings",
@@ -387,6 +412,24 @@ ERROR_RULES = [
         weight="fatal",
     ),
     rule(
+        "tool-diagnostic",
+        "error",
+        "regex",
+        r"^ ! \[(?:remote )?rejected\] |\bBAD signature\b|^Load key \"[^\"\n]*\": "
+        r"|\bSchemas validity error : | fails to validate\b|: parser error : "
+        r"|^line \d+ column \d+ - Error: |: line \d+, col \d+, [Ee]rror - "
+        r"|^[^ \t:\n]+:\d+: \S+ ==> \S|: unused (?:import|function|variable|class|method|attribute"
+        r"|property) '[^'\n]+' \(\d+% confidence\)|^[^ \t:\n]+\.[A-Za-z]{1,5}:\d+:\d+: [^\n]"
+        r"| \.\.\. (?:FAIL|ERROR)\b|^Expecting [^\n]{1,60}: line \d+ column \d+ \(char \d+\)"
+        r"|\[(?:[A-Z]\w*)?Error(?: \[\w+\])?: [^\n]*\] \{|\[Errno \d+\] ",
+        "tools' own error shapes, on either stream: git's rejected push, gpg's BAD signature, ssh "
+        "key errors, xmllint, HTML Tidy, the compact lint format (stylelint, eslint), codespell, "
+        "vulture, `file.ext:line:col: message` diagnostics (pyflakes; warnings and notes are "
+        "noise first), unittest's verbose `... FAIL`, Python's JSON decode message and printed "
+        "OSErrors (`[Errno 111] ...`), Node's printed error objects",
+        both_streams=True,
+    ),
+    rule(
         "client-error-reply",
         "error",
         "regex",
@@ -403,6 +446,14 @@ ERROR_RULES = [
         r"|\binit terminating in do_boot\b|^Crash dump is being written to",
         "an uncaught Elixir exception (`** (RuntimeError) ...`) or an Erlang VM crash",
         weight="fatal",
+    ),
+    rule(
+        "beam-process-crash",
+        "error",
+        "regex",
+        r"^=(?:ERROR|CRASH) REPORT==== |^Error in process <[\d.]+> ",
+        "an Erlang process that crashed (the VM's error logger prints it, on stdout too)",
+        both_streams=True,
     ),
     rule(
         "tool-usage-error",

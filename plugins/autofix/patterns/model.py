@@ -111,11 +111,13 @@ def built_in_rule(
     case_sensitive: bool = True,
     both_streams: bool = False,
     weight: str = "error",
+    streams: tuple[str, ...] | None = None,
 ) -> Rule:
     """A built-in rule (patterns/defaults.py); keyword names follow the YAML's."""
     # Built-in errors apply only to stderr unless marked, because a plain command's stdout is
     # its output, where words like "Error:" are ordinary text; every other kind, to both.
-    streams = None if kind != "error" or both_streams else ["stderr"]
+    if streams is None:
+        streams = None if kind != "error" or both_streams else ("stderr",)
     return Rule.model_validate(
         {
             "id": id,
@@ -124,7 +126,7 @@ def built_in_rule(
             "pattern": pattern,
             "reason": reason,
             "case_sensitive": case_sensitive,
-            "streams": streams,
+            "streams": None if streams is None else list(streams),
             "weight": weight,
         }
     )
