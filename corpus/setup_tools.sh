@@ -63,4 +63,26 @@ if [[ ! -x "$tools/node/node_modules/.bin/vitest" ]]; then
     vitest@2 jest@29 tsx@4 esbuild@0.24 rollup@4 stylelint@16 markdownlint-cli@0.41 \
     htmlhint@1 jshint@2 c8@10)
 fi
+# The second fresh batch (cases/fresh2_*.py, split fresh): more tools new to the corpus.
+fresh2_apt=(ripgrep hyperfine parallel bison flex nasm m4 gdb guile-3.0 elixir luajit zsh phpunit
+  php-codesniffer perltidy lua-check rake datamash miller cloc moreutils swi-prolog-nox)
+missing=()
+for p in "${fresh2_apt[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]]; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "missing Debian packages (install them as root): ${missing[*]}" >&2
+  fi
+fi
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'robotframework==7.*' 'behave==1.*' 'pycodestyle==2.*' 'pydocstyle==6.*' 'yapf==0.*' \
+  'radon==6.*' 'mdformat==0.7.*' 'twine==6.*' 'yq==3.*' 'invoke==2.*'
+if [[ ! -x "$tools/node/node_modules/.bin/sass" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    sass@1 less@4 terser@5 ajv-cli@5 html-validate@8 concurrently@9 @biomejs/biome@1)
+fi
 echo "tools ready in $tools"
