@@ -7,21 +7,24 @@ here="$(cd "$(dirname "$0")" && pwd)"
 tools="${AUTOFIX_CORPUS_TOOLS:-$here/.tools}"
 mkdir -p "$tools"
 
-apt_pkgs=(shellcheck jq curl wget sqlite3 rsync tar gzip xz-utils zstd bzip2 zip unzip gawk sed
-  grep diffutils patch pv clang lua5.4 ruby php-cli golang-go bc tcl valgrind cmake make gcc g++
-  git perl postgresql-client file openssl)
-missing=()
-for p in "${apt_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
+# Installs the Debian packages named that are missing (as root; else says which).
+apt_install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
   if [[ $(id -u) == 0 ]]; then
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
   else
     echo "missing Debian packages (install them as root): ${missing[*]}" >&2
   fi
-fi
+}
+apt_pkgs=(shellcheck jq curl wget sqlite3 rsync tar gzip xz-utils zstd bzip2 zip unzip gawk sed
+  grep diffutils patch pv clang lua5.4 ruby php-cli golang-go bc tcl valgrind cmake make gcc g++
+  git perl postgresql-client file openssl)
+apt_install "${apt_pkgs[@]}"
 
 py="${PYTHON:-python3.11}"
 if [[ ! -x "$tools/venv/bin/python" ]]; then
@@ -43,18 +46,7 @@ fi
 fresh_apt=(ninja-build meson autoconf automake shfmt mawk socat openssh-client gnupg busybox
   erlang-base tidy libxml2-utils cppcheck lua-busted ruby-rspec bats strace xmlstarlet tcc
   gfortran)
-missing=()
-for p in "${fresh_apt[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  if [[ $(id -u) == 0 ]]; then
-    apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-  else
-    echo "missing Debian packages (install them as root): ${missing[*]}" >&2
-  fi
-fi
+apt_install "${fresh_apt[@]}"
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
   'nox==2025.*' 'tox==4.*' 'pytest-xdist==3.*' 'hypothesis==6.*' 'sqlfluff==3.*' 'vulture==2.*' \
   'codespell==2.*' 'sqlite-utils==3.*' 'pre-commit==4.*' 'uv==0.*'
@@ -66,18 +58,7 @@ fi
 # The second fresh batch (cases/fresh2_*.py, split fresh): more tools new to the corpus.
 fresh2_apt=(ripgrep hyperfine parallel bison flex nasm m4 gdb guile-3.0 elixir luajit zsh phpunit
   php-codesniffer perltidy lua-check rake datamash miller cloc moreutils swi-prolog-nox)
-missing=()
-for p in "${fresh2_apt[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  if [[ $(id -u) == 0 ]]; then
-    apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-  else
-    echo "missing Debian packages (install them as root): ${missing[*]}" >&2
-  fi
-fi
+apt_install "${fresh2_apt[@]}"
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
   'robotframework==7.*' 'behave==1.*' 'pycodestyle==2.*' 'pydocstyle==6.*' 'yapf==0.*' \
   'radon==6.*' 'mdformat==0.7.*' 'twine==6.*' 'yq==3.*' 'invoke==2.*'

@@ -2,7 +2,8 @@
 
 At exit 0 (the only case where the output has to decide):
 1. A tool's own failure summary ("1 failed", "BUILD FAILURE") decides: failure, whatever else.
-2. A block followed by a retry notice was recovered and does not count.
+2. A block followed by a retry notice, or a stack trace headed by one, was recovered and does
+   not count.
 3. A tool's own success summary ("3 passed", "All checks passed!", "2 fixed, 0 remaining")
    outweighs the error blocks logged before it on its stream and those on the other stream
    (code under test logging, a fixer listing what it fixed). It never outweighs a fatal block
