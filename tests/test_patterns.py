@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from autofix.cli import main
+from autofix.patterns.compiled import compile_rule
 from autofix.patterns.defaults import DEFAULT_RULES
 from autofix.patterns.loader import PATTERNS_ENV, PatternStore, load_file, validate_text
 from autofix.patterns.model import PatternFile, Rule
@@ -111,6 +112,8 @@ def test_builtin_rules_are_vetted() -> None:
                 f"{rule.id} has no scan key"
             )
             assert "(?P<" not in rule.pattern
+        # Without the engine, one rule without a key of 2+ bytes sends every line to every rule.
+        assert compile_rule(rule, True).keys is not None, f"{rule.id}: no fallback key"
 
 
 def test_rule_model_rejects_bad_fields() -> None:

@@ -57,7 +57,9 @@ _BEFORE_SUMMARIES = [
         "shell-trace",
         "noise",
         "regex",
-        r"^\+{1,9} ",  # bounded: Vectorscan 5.4.12 loses some `^\++ ` hits (see passed-test-item)
+        # Spelled out: the fallback's keys are then "+ ", "++ ", ... (a one-byte key would make
+        # it try every rule on every line), and Vectorscan 5.4.12 loses some `^\++ ` hits.
+        r"^(?:\+|\+\+|\+\+\+|\+\+\+\+) ",
         "`set -x` trace lines (`+ cmd`, `++ cmd`): the commands, not their output",
     ),
     rule(
@@ -74,7 +76,7 @@ _BEFORE_SUMMARIES = [
         # The marks as text (the engine reads UTF-8 bytes). Not `^[ \t]*`: beside
         # python-traceback's `^[ \t]*`, Vectorscan 5.4.12 misses such hits after a long line
         # (tests/test_engine.py's engine-equals-fallback check caught it).
-        "(?:^|[ \t])(?:✓|✔|√) ",
+        "(?:^|[ \t])(?:✓ |✔ |√ )",  # keys "✓ ", ...: not a bare space
         "a passed test's line in jest, vitest, mocha and node --test (its name is not a summary)",
     ),
 ]
