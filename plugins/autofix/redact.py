@@ -246,8 +246,8 @@ def add_listener(listener: Callable[[str], None]) -> None:
         listener(value)
 
 
-# The same hints, lower-cased, for ASCII text: an automaton finds them all in one pass (a
-# superset of _ANY_HINT's finds, since case-sensitive hints are looked for in any case).
+# The same hints, lower-cased: an automaton finds them all in one pass over the lower-cased
+# text (a superset of _ANY_HINT's finds: case-sensitive hints are looked for in any case).
 _HINT_FINDER = ahocorasick_rs.AhoCorasick(
     sorted({hint.lower() for _, _, hints, _ in _GATED for hint in hints})
 )
