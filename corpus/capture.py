@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from casekit import CATEGORIES, TOOL_EXE, Case  # noqa: E402
+from evaluate import SPLITS  # noqa: E402  (the split names, in report order)
 from servers import Servers  # noqa: E402
 
 RUNS = HERE / "runs"
@@ -121,17 +122,6 @@ def read_split(path: Path = SPLIT) -> dict[str, dict[str, str]]:
     return rows
 
 
-SPLITS: tuple[str, ...] = ("tune", "heldout", "fresh")
-
-
-def fresh_split(c: Case, known_groups: dict[str, str]) -> str:
-    """A case of a fresh batch: held out in its own split, ``fresh``, scored once.
-
-    A case whose group already has a side keeps that side, so variants never straddle splits.
-    """
-    return known_groups.get(c.split_group, "fresh")
-
-
 def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
     """Write split.tsv. Existing rows never move; a new case whose id matches a ``fresh`` glob
     goes to the ``fresh`` split, any other new case to ``late_split``."""
@@ -147,8 +137,10 @@ def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
         for c in sorted(cases, key=lambda c: c.id):
             if c.id in existing:
                 sides[c.id] = existing[c.id]["split"]
-            elif is_fresh(c):
-                sides[c.id] = fresh_split(c, groups)
+            elif is_fresh(
+                c
+            ):  # held out in its own split, scored once; a known group keeps its side
+                sides[c.id] = groups.get(c.split_group, "fresh")
                 groups.setdefault(c.split_group, sides[c.id])
             else:
                 sides[c.id] = late_split(c, groups)
