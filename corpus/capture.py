@@ -137,9 +137,8 @@ def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
         for c in sorted(cases, key=lambda c: c.id):
             if c.id in existing:
                 sides[c.id] = existing[c.id]["split"]
-            elif is_fresh(
-                c
-            ):  # held out in its own split, scored once; a known group keeps its side
+            elif is_fresh(c):
+                # Held out in its own split, scored once; a group that has a side keeps it.
                 sides[c.id] = groups.get(c.split_group, "fresh")
                 groups.setdefault(c.split_group, sides[c.id])
             else:
