@@ -95,10 +95,19 @@ class Scenario:
         """The whole log as text: every group expanded (Log Settings → Expand), page tall enough
         that the virtualized list renders every line."""
         settle(page, 1500)
-        page.get_by_role("button", name="Log Settings").click()
-        page.get_by_role("menuitem", name=re.compile("^Expand")).click()
-        page.wait_for_timeout(800)
-        return str(page.get_by_role("code").first.inner_text())
+        # On a loaded machine the log can arrive after the click and render its groups closed
+        # (▶), or not have arrived yet: expand again until there is text, every group is open
+        # (▼) and the text stops changing.
+        # The menu item toggles (Expand / Collapse): a Collapse click is undone by the next round.
+        deadline, text = time.monotonic() + 60, ""
+        while True:
+            previous, text = text, str(page.get_by_role("code").first.inner_text())
+            if (text and "▶" not in text and text == previous) or time.monotonic() > deadline:
+                return text
+            if "▶" in text:
+                page.get_by_role("button", name="Log Settings").click()
+                page.get_by_test_id("log-settings-expand").click()
+            page.wait_for_timeout(800)
 
     def xcom(self, task_id: str) -> Any:
         """The value as the XCom tab asks for it (deserialize=true, stringify=false)."""
