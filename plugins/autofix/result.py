@@ -292,6 +292,7 @@ class BlockWeight(StrEnum):
     FATAL = "fatal"  # a crash or the OOM killer: never outweighed
     SUMMARY = "summary"  # the tool's own failure summary: never outweighed
     RECOVERED = "recovered"  # followed by a retry notice: does not count
+    VACUOUS = "vacuous"  # the tool ran nothing (no test selected): any success summary outweighs it
 
 
 class ErrorBlock(BaseModel):

@@ -31,7 +31,12 @@ from autofix.patterns.compiled import (
 from autofix.result import BlockSource, BlockWeight, Evidence
 
 SUMMARY_LINES = 5  # success and failure summary lines kept per stream, each
-_WEIGHT_ORDER = {BlockWeight.RECOVERED: 0, BlockWeight.ERROR: 1, BlockWeight.FATAL: 2}
+_WEIGHT_ORDER = {
+    BlockWeight.RECOVERED: 0,
+    BlockWeight.VACUOUS: 1,
+    BlockWeight.ERROR: 2,
+    BlockWeight.FATAL: 3,
+}
 # A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
 Decision = tuple[int, bool, BlockKind | None, str | None]
@@ -290,7 +295,7 @@ class LineJudge:
             and (weight is BlockWeight.SUMMARY) == (self._block_weight is BlockWeight.SUMMARY)
         ):
             self._block.add(line)  # adjacent error lines form one block
-            if _WEIGHT_ORDER.get(weight, 3) > _WEIGHT_ORDER.get(self._block_weight, 3):
+            if _WEIGHT_ORDER.get(weight, 4) > _WEIGHT_ORDER.get(self._block_weight, 4):
                 self._block_weight = weight
         else:
             self._close_block()

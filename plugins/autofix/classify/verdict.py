@@ -9,7 +9,9 @@ At exit 0 (the only case where the output has to decide):
    (code under test logging, a fixer listing what it fixed). It never outweighs a fatal block
    (a crash, the OOM killer) nor an error printed after it on its own stream: the summary
    was not the last word.
-4. Any other error block decides: failure. An uncaught block (one that ends its stream)
+4. A report that the tool ran nothing ("No tests found, exiting with code 0", "[no tests to
+   run]") decides unless any success summary shows that something else did run.
+5. Any other error block decides: failure. An uncaught block (one that ends its stream)
    is quoted first.
 The caller fails on any non-zero exit whatever this says; the blocks then explain it.
 """
@@ -54,6 +56,8 @@ def _role(block: ErrorBlock) -> str:
         return "failure summary"
     if block.weight is BlockWeight.FATAL:
         return "fatal error"
+    if block.weight is BlockWeight.VACUOUS:
+        return "nothing ran"
     return "uncaught error" if block.uncaught else "error"
 
 
@@ -62,7 +66,7 @@ def _dropped_decide(report: ClassifyReport, outweighed: bool) -> bool:
     weights = report.dropped_weights
     if weights.get(BlockWeight.FATAL.value) or weights.get(BlockWeight.SUMMARY.value):
         return True
-    if not weights.get(BlockWeight.ERROR.value):
+    if not weights.get(BlockWeight.ERROR.value) and not weights.get(BlockWeight.VACUOUS.value):
         return False
     return not outweighed or report.dropped_last_line > report.last_success_line
 
@@ -80,6 +84,8 @@ def weigh(reports: list[ClassifyReport]) -> Weighing:
     outweighing = bool(successes) and not any(r.failure_summary_lines for r in reports)
 
     def stands(block: ErrorBlock) -> bool:
+        if block.weight is BlockWeight.VACUOUS:
+            return not successes
         if not outweighing or block.weight is BlockWeight.FATAL:
             return True
         report = stream_of.get(block.source.value)

@@ -10,8 +10,8 @@ ERROR_RULES = [
         "python-traceback",
         "error",
         "regex",
-        r"^[ \t]*(?:[+|][ \t]*)?(?:Exception Group )?Traceback \(most recent call last\):",
-        "Python traceback",
+        r"Traceback \(most recent call last\):",
+        "Python traceback, also behind a prefix (`[worker] `, a timestamp, `parallel --tag`'s name)",
         both_streams=True,
     ),
     rule(
@@ -27,6 +27,16 @@ ERROR_RULES = [
         "regex",
         r"^[A-Za-z_][\w.$]*(?:Error|Exception|Interrupt)(?: \[[A-Z_\d]+\])?(?:: |:?[ \t]*$)",
         "an exception line (Python ValueError: ..., Java a.b.IOException: ..., Node TypeError [ERR_X]: ...)",
+    ),
+    rule(
+        "prefixed-exception",
+        "error",
+        "regex",
+        r"(?:^|[ \t:\]\)>|])(?:[a-z][\w$.]*\.)?[A-Z][A-Za-z\d]*(?:Error|Exception): \S",
+        "a named exception's `Name: message` anywhere on a line, on either stream: behind a "
+        "log prefix, a timestamp or a caught-and-printed message (`sync error: PDOException: "
+        "...`); a bare `Error:` on stdout stays program output",
+        both_streams=True,
     ),
     rule(
         "java-exception",
@@ -104,7 +114,7 @@ ERROR_RULES = [
         "error-line-start",
         "error",
         "regex",
-        r"^(?:ERROR|FATAL): |^error(?:\[E\d+\])?: |^ERROR [\w./\-]+\.py\b",
+        r"(?:^|[ \t])(?:ERROR|FATAL): |^error(?:\[E\d+\])?: |^ERROR [\w./\-]+\.py\b",
         "diagnostics that begin the line (`error: ...` of git, rustc and clang, `error[E0308]:`, "
         "`ERROR: ...`, pytest's `ERROR tests/...`), on either stream: `2>&1 | tee` puts them on "
         "stdout",
@@ -232,7 +242,9 @@ ERROR_RULES = [
         r"^exit status [1-9]|\b(?:exited with|returned (?:non-zero )?exit) (?:status|code) [1-9]"
         r"|\breturned [1-9]\d* exit status\b|\bExiting with failure status\b"
         r"|\bfailed with exit (?:code|status) [1-9]|\breturned a non-zero code: [1-9]",
-        "a child process exited non-zero (go run, subprocess, collect2, tar, nox, docker build)",
+        "a child process exited non-zero (go run, subprocess, collect2, tar, nox, docker build, "
+        "concurrently's and supervisors' reports on stdout)",
+        both_streams=True,
     ),
     rule(
         "connection-refused",
@@ -311,8 +323,9 @@ ERROR_RULES = [
         "node-uncaught-trailer",
         "error",
         "regex",
-        r"^Node\.js v\d+\.\d+\.\d+$",
-        "Node prints its version after an uncaught exception's report",
+        r"(?:^|[ \t\]|])Node\.js v\d+\.\d+\.\d+$",
+        "Node prints its version after an uncaught exception's report (also behind a prefix)",
+        both_streams=True,
     ),
     rule(
         "ruby-exception",
@@ -373,8 +386,9 @@ ERROR_RULES = [
         "maven-error",
         "error",
         "regex",
-        r"^\[(?:ERROR|FATAL|error)\] ",
-        "maven's [ERROR] lines (maven logs on stdout), prettier's [error]",
+        r"(?:^|[ \t])\[(?:ERROR|FATAL|CRITICAL|error|fatal|critical)\] ",
+        "maven's [ERROR] lines (maven logs on stdout), prettier's [error], and loggers' "
+        "`12:00:01.5 [error] ...` (Elixir's Logger)",
         both_streams=True,
     ),
     rule(
@@ -419,14 +433,15 @@ ERROR_RULES = [
         r"|\bSchemas validity error : | fails to validate\b|: parser error : "
         r"|^line \d+ column \d+ - Error: |: line \d+, col \d+, [Ee]rror - "
         r"|^[^ \t:\n]+:\d+: \S+ ==> \S|: unused (?:import|function|variable|class|method|attribute"
-        r"|property) '[^'\n]+' \(\d+% confidence\)|^[^ \t:\n]+\.[A-Za-z]{1,5}:\d+:\d+: [^\n]"
+        r"|property) '[^'\n]+' \(\d+% confidence\)|(?:^|[ \t])[^ \t:\n]+\.[A-Za-z]{1,5}:\d+:\d+: [^\n]"
         r"| \.\.\. (?:FAIL|ERROR)\b|^Expecting [^\n]{1,60}: line \d+ column \d+ \(char \d+\)"
-        r"|\[(?:[A-Z]\w*)?Error(?: \[\w+\])?: [^\n]*\] \{|\[Errno \d+\] ",
+        r"|\[(?:[A-Z]\w*)?Error(?: \[\w+\])?: [^\n]*\] \{|\[Errno \d+\] "
+        r"|^[^ \t\n]+\.(?:json|ya?ml|toml|xml) invalid\b",
         "tools' own error shapes, on either stream: git's rejected push, gpg's BAD signature, ssh "
         "key errors, xmllint, HTML Tidy, the compact lint format (stylelint, eslint), codespell, "
-        "vulture, `file.ext:line:col: message` diagnostics (pyflakes; warnings and notes are "
+        "vulture, `file.ext:line:col: message` diagnostics, also indented (pyflakes, luacheck; warnings and notes are "
         "noise first), unittest's verbose `... FAIL`, Python's JSON decode message and printed "
-        "OSErrors (`[Errno 111] ...`), Node's printed error objects",
+        "OSErrors (`[Errno 111] ...`), Node's printed error objects, ajv's `file.json invalid`",
         both_streams=True,
     ),
     rule(
@@ -444,7 +459,9 @@ ERROR_RULES = [
         "regex",
         r"^\*\* \([A-Z][\w.]*\) |^escript: exception (?:error|throw|exit)\b"
         r"|\binit terminating in do_boot\b|^Crash dump is being written to",
-        "an uncaught Elixir exception (`** (RuntimeError) ...`) or an Erlang VM crash",
+        "an uncaught Elixir exception (`** (RuntimeError) ...`) or an Erlang VM crash (Elixir's "
+        "Logger writes to stdout)",
+        both_streams=True,
         weight="fatal",
     ),
     rule(
@@ -463,7 +480,7 @@ ERROR_RULES = [
         r"needed|go\.mod file not found|errors parsing go\.mod)|^sed: -e expression #\d+, char \d+: "
         r"|^g?awk: (?:cmd\. line|[^ :\n]+):\d+: |^timeout: sending signal [A-Z]+ to command |^patch: \*{4} "
         r"|^Try '[^'\n]+ --help'|^[\w.\-]+: (?:invalid|unrecognized|unknown"
-        r"|illegal) (?:option|argument|number|value)\b|: option requires an argument\b"
+        r"|illegal) (?:[a-z]+ )?(?:option|argument|number|value|input|format|character|field)\b|: option requires an argument\b"
         r"|: missing (?:file )?operand\b|\bis not a git command\b|\bsyntax error\b"
         r"|\bunexpected EOF while looking for matching\b",
         "usage errors (GNU's `Try 'x --help'`, invalid options, missing operands), syntax errors of "

@@ -46,6 +46,30 @@ _BEFORE_SUMMARIES = [
         "which look like warnings",
     ),
     rule(
+        "nothing-ran",
+        "error",
+        "regex",
+        r"\[no tests to run\]|^No tests? (?:files )?found, exiting with code 0|^(?:=+ )?no tests ran\b"
+        r"|^(?:=+ )?\d+ (?:deselected|skipped)(?:, \d+ (?:deselected|skipped))?(?:, \d+ warnings?)? in [\d.]+s\b"
+        r"|^  0 passing \(|^1\.\.0\b|^Result: NOTESTS\b"
+        r"|\b0 (?:examples|tests|specs), 0 failures\b|\b0 runs, 0 assertions\b|^No tests executed!"
+        r"|^No tests were found!|\bno tests to run\b|^0 features passed, 0 failed",
+        "a test run that ran no test (a filter that matched nothing, --passWithNoTests, every test "
+        "deselected or skipped): it decides unless a success summary shows other tests ran",
+        both_streams=True,
+        weight="vacuous",
+    ),
+    rule(
+        "ignored-failure",
+        "error",
+        "regex",
+        r"\b[Ii]gnoring (?:a |the )?(?:non-?zero|failed|failing|unsuccessful) (?:exit|return|status"
+        r"|command|step|test)|\bexit (?:code|status) [1-9]\d* ignored\b",
+        "a runner saying it ignored a failure (hyperfine -i's `Warning: Ignoring non-zero exit "
+        "code`): an error, though the line starts as a warning",
+        both_streams=True,
+    ),
+    rule(
         "strace-exit",
         "error",
         "regex",
@@ -122,8 +146,9 @@ _FAILURE_SUMMARIES = [
         "unittest-failed-summary",
         "failure_summary",
         "regex",
-        r"^FAILED \((?:failures|errors|unexpected successes)=\d",
-        "unittest's closing line with failures",
+        r"^FAILED \((?:failures|errors|unexpected successes)=\d|^Ran 0 tests in |^NO TESTS RAN\b",
+        "unittest's closing line with failures, or its count of no test at all (before 3.12 an "
+        "`OK` follows it)",
     ),
     rule(
         "junit-failure-counts",
@@ -143,8 +168,8 @@ _FAILURE_SUMMARIES = [
         "tap-failure",
         "failure_summary",
         "regex",
-        r"^(?:not ok \d+|# fail [1-9])",
-        "a TAP test failure (node --test, prove)",
+        r"^(?:not ok \d+|# fail [1-9]|# tests 0\b)",
+        "a TAP test failure (node --test, prove), or node --test's total of no test",
     ),
     rule(
         "go-test-failure",
@@ -170,11 +195,11 @@ _FAILURE_SUMMARIES = [
         r"|\bok=\d+ +changed=\d+ +unreachable=(?:[1-9]|\d+ +failed=[1-9])"
         r"|\bcommand failed but is marked ignore outcome\b|^nox > Session \S+ skipped: Python interpreter"
         r"|^Result: FAIL\b|^Failed \d+/\d+ test programs|^(?:Fail|Timeout|Unexpected Pass): +[1-9]"
-        r"|\"Action\":\"fail\"",
+        r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
-        "prove, meson test, go test -json and an Ansible PLAY RECAP with failed or unreachable "
-        "hosts",
+        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`) and an Ansible PLAY RECAP with "
+        "failed or unreachable hosts",
     ),
     rule(
         "cargo-test-failed",
@@ -191,8 +216,9 @@ _SUCCESS_SUMMARIES = [
         "tests-passed",
         "success_summary",
         "regex",
-        r"\b[1-9]\d* (?:passed|passing)\b|^test result: ok\. |^# fail 0$",
-        "a test runner's summary with passes and no failures (pytest, jest, mocha, cargo, TAP)",
+        r"\b[1-9]\d* (?:[a-z]+ )?(?:passed|passing)\b|^test result: ok\. |^# fail 0$",
+        "a test runner's summary with passes and no failures (pytest, jest, mocha, cargo, TAP, "
+        "behave's `3 steps passed, 0 failed`)",
     ),
     rule(
         "tests-ok",
@@ -214,7 +240,7 @@ _SUCCESS_SUMMARIES = [
         "regex",
         r"^[ \t]+congratulations :\)|^[ \t]*[\w.\-]+: OK \(\d|^nox > Session \S+ was successful\b"
         r"|^Passed! +- Failed: +0,|^100% tests passed, 0 tests failed out of\b"
-        r"|\b\d+ examples?, 0 failures\b|\b\d+ runs, \d+ assertions, 0 failures, 0 errors\b"
+        r"|\b\d+ (?:examples?|tests?|specs?), 0 failures\b|\b\d+ runs, \d+ assertions, 0 failures, 0 errors\b"
         r"|\bok=\d+ +changed=\d+ +unreachable=0 +failed=0\b|^All tests successful\.|^Result: PASS\b"
         r"|\b\d+ successes? / 0 failures? / 0 errors?\b|\.{4}(?:\([^()\n]*\))?Passed\b"
         r"|^== \[[^\]\n]+\] FIXED\b",
@@ -248,7 +274,7 @@ _RETRY = [
         "retry",
         "regex",
         r"\b(?:retrying\b|will retry\b|retries left\b|retry(?:ing)? in \d|trying (?:next|again|another)\b"
-        r"|falling back\b|fall back to\b)",
+        r"|falling back\b|fall back to\b|reconnecting\b)",
         "a client retrying (or falling back) after an error: the error it follows or heads is not "
         "the final word",
         case_sensitive=False,
@@ -337,8 +363,8 @@ _NOISE = [
         "warning-prefix",
         "noise",
         "regex",
-        r"^[ \t]*(?:[\w.\-]+: )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?(?:\[[\w\-]+\])?[:!]?(?:[ \t]|$)",
-        "a line that introduces itself as a warning (cargo, pip, yarn, perl, ssh, maven)",
+        r"^[ \t]*(?:[\w.\-]+: |PHP )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?(?:\[[\w\-]+\])?[:!]?(?:[ \t]|$)",
+        "a line that introduces itself as a warning (cargo, pip, yarn, perl, ssh, maven, PHP)",
     ),
     rule(
         "awk-warning",
@@ -374,8 +400,9 @@ _NOISE = [
         "terminal-noise",
         "noise",
         "regex",
-        r"No value for \$TERM|Inappropriate ioctl for device|no job control in this shell|cannot set terminal process group",
-        "shell or terminal setup chatter in non-interactive runs",
+        r"No value for \$TERM|Inappropriate ioctl for device|no job control in this shell|cannot set terminal process group"
+        r"|(?:cannot|can't) open '?/dev/tty\b",
+        "shell or terminal setup chatter in non-interactive runs (no terminal to open)",
     ),
     rule(
         "locale-noise",
@@ -406,11 +433,11 @@ ENGINE_FORMS: dict[str, str] = {
     "go-test-failure": r"^(?:--- FAIL: [^\n]*|FAIL\t[^\n]*|FAIL)$",
     "tests-ok": r"(?:^OK(?: \([a-z =,\d]+\))?|^PASS|(?:^ok  \t|\bTests run: \d+, Failures: 0, "
     r"Errors: 0\b)[^\n]*)$",
-    "tests-passed": r"(?:(?:\b[1-9]\d* (?:passed|passing)\b|^test result: ok\. )[^\n]*|^# fail 0)$",
+    "tests-passed": r"(?:(?:\b[1-9]\d* (?:[a-z]+ )?(?:passed|passing)\b|^test result: ok\. )[^\n]*|^# fail 0)$",
     "script-error": r"(?:(?:^[^ \t:\n]+\.lua:\d+: |^lua[\d.]*: )[^\n]*|^    while executing)$",
     "git-bisect-found": r"(?:\bis the first bad commit|^bisect found first bad commit[^\n]*)$",
     "log-level-info": r"^[^\n]{0,48}?\b(?:INFO|DEBUG|TRACE|NOTICE)\b[\]:|]?(?:[ \t][^\n]*)?$",
-    "warning-prefix": r"^[ \t]*(?:[\w.\-]+: )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?"
+    "warning-prefix": r"^[ \t]*(?:[\w.\-]+: |PHP )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?"
     r"(?:\[[\w\-]+\])?[:!]?(?:[ \t][^\n]*)?$",
     "python-exception": r"^[A-Za-z_][\w.$]*(?:Error|Exception|Interrupt)(?: \[[A-Z_\d]+\])?"
     r"(?:: [^\n]*|:?[ \t]*)$",

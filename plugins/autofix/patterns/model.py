@@ -14,7 +14,7 @@ RuleKind = Literal["noise", "error", "retry", "failure_summary", "success_summar
 RuleType = Literal["substring", "regex"]
 Stream = Literal["stderr", "stdout"]
 # For error rules: fatal evidence (a crash, the OOM killer) is never outweighed by a summary.
-Weight = Literal["error", "fatal"]
+Weight = Literal["error", "fatal", "vacuous"]
 
 
 class Rule(BaseModel):
