@@ -1489,6 +1489,92 @@ CASES: list[tuple[str, bool, str, str]] = [
         "total: 0\n",
         "datamash: invalid numeric value in line 3 field 2: 'n/a'\n",
     ),
+    # Log records at ERROR level on stdout, where services log; words as data are output.
+    (
+        "python-logging-stdout-error",
+        False,
+        "2026-01-02 10:00:00,123 - etl - INFO - loading\n2026-01-02 10:00:01,456 - etl - ERROR - "
+        "upload to s3://bucket/x failed: AccessDenied\n",
+        "",
+    ),
+    (
+        "python-basicconfig-stdout-error",
+        False,
+        "ERROR:etl.load:row 12 rejected, batch aborted\n",
+        "",
+    ),
+    (
+        "json-log-level-error",
+        False,
+        '{"time":"2026-01-02T10:00:01Z","level":"error","msg":"migration 0007 failed"}\n',
+        "",
+    ),
+    ("pino-level-50", False, '{"level":50,"time":1767348001000,"msg":"payment sync failed"}\n', ""),
+    (
+        "logfmt-level-error",
+        False,
+        'ts=2026-01-02T10:00:01Z level=error msg="queue unreachable"\n',
+        "",
+    ),
+    ("error-count-zero-as-data", True, "ERROR count: 0\nWARN count: 2\n", ""),
+    (
+        "webpack-error-in-stdout",
+        False,
+        "asset main.js 1.2 KiB [emitted] (name: main)\n\nERROR in ./src/index.js 3:0-28\n"
+        "Module not found: Error: Can't resolve './missing' in '/srv/app/src'\n",
+        "",
+    ),
+    (
+        "next-failed-to-compile",
+        False,
+        "   Creating an optimized production build ...\nFailed to compile.\n",
+        "",
+    ),
+    (
+        "rubocop-offenses",
+        False,
+        "Inspecting 2 files\n.C\n\nOffenses:\n\napp.rb:3:5: C: Style/StringLiterals: Prefer "
+        "single-quoted strings.\n\n2 files inspected, 1 offense detected\n",
+        "",
+    ),
+    (
+        "rubocop-clean",
+        True,
+        "Inspecting 2 files\n..\n\n2 files inspected, no offenses detected\n",
+        "",
+    ),
+    (
+        "vitest-failed-pipe-passed",
+        False,
+        " Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 5 passed (6)\n",
+        "",
+    ),
+    (
+        "celery-task-error",
+        False,
+        "",
+        "[2026-01-02 10:00:00,000: ERROR/ForkPoolWorker-1] Task app.sync[1f2] raised unexpected: "
+        "ValueError('bad row')\n",
+    ),
+    (
+        "terraform-boxed-error-stdout",
+        False,
+        "╷\n│ Error: Invalid reference\n│ \n│   on main.tf line 3, in resource:\n╵\n",
+        "",
+    ),
+    (
+        "mkdocs-strict-aborted",
+        False,
+        "",
+        "WARNING -  Doc file 'index.md' contains a link 'x.md', but the target is not found.\n\n"
+        "Aborted with 1 warnings in strict mode!\n",
+    ),
+    (
+        "sphinx-warnings-as-errors",
+        False,
+        "build finished with problems, 1 warning (with warnings treated as errors).\n",
+        "",
+    ),
     # Alarming successes: headless terminal chatter, PHP warnings before a retry that worked,
     # an Erlang error report followed by its reconnect.
     ("parallel-no-tty", True, "20\n", "sh: 1: cannot open /dev/tty: No such device or address\n"),

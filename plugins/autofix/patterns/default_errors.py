@@ -107,17 +107,32 @@ ERROR_RULES = [
         "log-level-error",
         "error",
         "regex",
-        r"^[^\n]{0,48}?\b(?:ERROR|CRITICAL|FATAL|SEVERE)\b[\]:|]?(?:[ \t]|$)",
-        "a log line at ERROR level or above",
+        r"^[^\n]{0,48}?\b(?:ERROR|CRITICAL|FATAL|SEVERE)(?:/[\w\-]+)?\b[\]:|]?(?:[ \t]|$)",
+        "a log line at ERROR level or above (Celery's `ERROR/ForkPoolWorker-1]` too)",
+    ),
+    rule(
+        "logged-error-record",
+        "error",
+        "regex",
+        r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d)[^\n]{0,40}?[ \t\[|](?:ERROR|CRITICAL|FATAL)[\]:|]?[ \t]"
+        r"|^(?:ERROR|CRITICAL):[\w.]+:| - (?:ERROR|CRITICAL) - "
+        r"|\"(?:level|severity|levelname)\"[ \t]*:[ \t]*\"(?:error|ERROR|fatal|FATAL|critical|CRITICAL)\""
+        r"|\"level\":(?:50|60)\b|\blevel=(?:error|fatal|crit(?:ical)?)\b",
+        "a log record at ERROR level in the shapes loggers write, on stdout too (where services "
+        "and containers log): behind a timestamp, Python logging's default formats, JSON "
+        '(`"level":"error"`, pino\'s 50) and logfmt (`level=error`); a bare `ERROR count: '
+        "0` on stdout stays output",
+        both_streams=True,
     ),
     rule(
         "error-line-start",
         "error",
         "regex",
-        r"(?:^|[ \t])(?:ERROR|FATAL): |^error(?:\[E\d+\])?: |^ERROR [\w./\-]+\.py\b",
+        r"(?:^|[ \t])(?:ERROR|FATAL): |^error(?:\[E\d+\])?: |^ERROR [\w./\-]+\.py\b|^ERROR in [\w./\-]"
+        r"|^Failed to compile\b|^(?:│|\|) Error: ",
         "diagnostics that begin the line (`error: ...` of git, rustc and clang, `error[E0308]:`, "
-        "`ERROR: ...`, pytest's `ERROR tests/...`), on either stream: `2>&1 | tee` puts them on "
-        "stdout",
+        "`ERROR: ...`, pytest's `ERROR tests/...`, webpack's `ERROR in ./src/a.js` and "
+        "`Failed to compile.` on stdout, terraform's boxed `│ Error: `), on either stream: `2>&1 | tee` puts them on stdout",
         both_streams=True,
     ),
     rule(

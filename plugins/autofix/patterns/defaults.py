@@ -137,9 +137,9 @@ _FAILURE_SUMMARIES = [
         "failure-summary",
         "failure_summary",
         "regex",
-        r"\b[1-9]\d* (?:failed|failing|failures?|errors?)(?:[,;.:)]|[ \t]*$|[ \t]+(?:in|from|occurred|found|generated|detected)\b|[ \t]+\()",
+        r"\b[1-9]\d* (?:failed|failing|failures?|errors?|offenses?|violations?)(?:[,;.:)]|[ \t]*$|[ \t]+(?:in|from|occurred|found|generated|detected)\b|[ \t]+[(|])",
         "a test or check summary with failures (1 failed, 2 errors in 1 file, 1 failing, "
-        "2 examples, 1 failure); "
+        "2 examples, 1 failure, vitest's `1 failed | 2 passed`, rubocop's `3 offenses detected`, `2 violations found`); "
         "the count must end the phrase, so `1 failed attempt` is not a summary",
     ),
     rule(
@@ -195,10 +195,11 @@ _FAILURE_SUMMARIES = [
         r"|\bok=\d+ +changed=\d+ +unreachable=(?:[1-9]|\d+ +failed=[1-9])"
         r"|\bcommand failed but is marked ignore outcome\b|^nox > Session \S+ skipped: Python interpreter"
         r"|^Result: FAIL\b|^Failed \d+/\d+ test programs|^(?:Fail|Timeout|Unexpected Pass): +[1-9]"
-        r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b",
+        r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b|^Aborted with \d+ warnings? in strict mode"
+        r"|\(with warnings treated as errors\)",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
-        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`) and an Ansible PLAY RECAP with "
+        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and sphinx -W, and an Ansible PLAY RECAP with "
         "failed or unreachable hosts",
     ),
     rule(
@@ -428,8 +429,8 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
 # anchor inside an alternation: the same verdict per line, with every match running to the end
 # of its line. tests/test_engine.py checks each against its rule on real and generated lines.
 ENGINE_FORMS: dict[str, str] = {
-    "failure-summary": r"\b[1-9]\d* (?:failed|failing|failures?|errors?)(?:(?:[,;.:)]|[ \t]+(?:in|from"
-    r"|occurred|found|generated|detected)\b|[ \t]+\()[^\n]*|[ \t]*)$",
+    "failure-summary": r"\b[1-9]\d* (?:failed|failing|failures?|errors?|offenses?|violations?)(?:(?:[,;.:)]|[ \t]+(?:in|from"
+    r"|occurred|found|generated|detected)\b|[ \t]+[(|])[^\n]*|[ \t]*)$",
     "go-test-failure": r"^(?:--- FAIL: [^\n]*|FAIL\t[^\n]*|FAIL)$",
     "tests-ok": r"(?:^OK(?: \([a-z =,\d]+\))?|^PASS|(?:^ok  \t|\bTests run: \d+, Failures: 0, "
     r"Errors: 0\b)[^\n]*)$",
@@ -443,7 +444,7 @@ ENGINE_FORMS: dict[str, str] = {
     r"(?:: [^\n]*|:?[ \t]*)$",
     "error-label": r"(?:^|[ \t:\]\)>|])(?:error|ERROR|Error)(?: ?\[[\w\-]+\])?:(?:[^\d\n][^\n]*)?$",
     "fatal": r"(?:^|[ \t:])(?:fatal|FATAL|Fatal)(?: error)?:[^\n]*$",
-    "log-level-error": r"^[^\n]{0,48}?\b(?:ERROR|CRITICAL|FATAL|SEVERE)\b[\]:|]?(?:[ \t][^\n]*)?$",
+    "log-level-error": r"^[^\n]{0,48}?\b(?:ERROR|CRITICAL|FATAL|SEVERE)(?:/[\w\-]+)?\b[\]:|]?(?:[ \t][^\n]*)?$",
     "command-not-found": r"(?:command not found[^\n]*|: not found)$",
     "shell-error": r"(?:: (?:unbound variable|bad substitution|ambiguous redirect|integer expression"
     r" expected)|\bsyntax error near unexpected token\b[^\n]*)$",
