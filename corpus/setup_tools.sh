@@ -66,4 +66,17 @@ if [[ ! -x "$tools/node/node_modules/.bin/sass" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
     sass@1 less@4 terser@5 ajv-cli@5 html-validate@8 concurrently@9 @biomejs/biome@1)
 fi
+# The third fresh batch (cases/fresh3_*.py): more tools new to the corpus.
+fresh3_apt=(clang-tidy clang-format ocaml-nox ocaml-dune ant nim doxygen lcov gcovr redis-server scons
+  cpplint sbcl devscripts)
+apt_install "${fresh3_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'nose2==0.*' 'sphinx==8.*' 'mkdocs==1.*' 'django==5.*' 'alembic==1.*' 'flask==3.*' \
+  'pyupgrade==3.*' 'docformatter==1.*' 'flynt==1.*' 'build==1.*' 'pip-tools==7.*' 'nbconvert==7.*' \
+  'nbformat' 'ipykernel' 'papermill==2.*' 'ansible-core==2.*' 'interrogate==1.*'
+if [[ ! -x "$tools/node/node_modules/.bin/pyright" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    pyright@1 ts-node@10 ava@6 jasmine@5 nyc@17 tap@16 @commitlint/cli@19 \
+    @commitlint/config-conventional@19 lint-staged@15 npm-run-all2@6)
+fi
 echo "tools ready in $tools"
