@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 CATEGORIES = {
     "plain_success",
@@ -72,12 +74,14 @@ def test_every_category_is_on_both_sides() -> None:
         assert sides <= set(SPLITS), category
 
 
-def test_the_fresh_batch_covers_every_category() -> None:
+@pytest.mark.parametrize("batch", ["fresh", "fresh2", "fresh3"])
+def test_each_fresh_batch_covers_every_category(batch: str) -> None:
+    """Each fresh batch (held out in split ``fresh`` until its one score, then tune) covers
+    every category, and its groups hold only its own cases."""
     split = _split()
-    fresh = [row for row in split.values() if row["split"] == "fresh"]
-    assert {row["category"] for row in fresh} == CATEGORIES
-    # A fresh group never shares a group with the tune or heldout side.
-    fresh_groups = {row["group"] for row in fresh}
+    rows = [row for row in split.values() if row["id"].startswith(f"{batch}-")]
+    assert {row["category"] for row in rows} == CATEGORIES
+    groups = {row["group"] for row in rows}
     assert not any(
-        row["group"] in fresh_groups for row in split.values() if row["split"] != "fresh"
+        row["group"] in groups for row in split.values() if not row["id"].startswith(f"{batch}-")
     )

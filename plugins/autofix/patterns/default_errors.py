@@ -451,20 +451,22 @@ ERROR_RULES = [
         r"|property) '[^'\n]+' \(\d+% confidence\)|(?:^|[ \t])[^ \t:\n]+\.[A-Za-z]{1,5}:\d+:\d+: [^\n]"
         r"| \.\.\. (?:FAIL|ERROR)\b|^Expecting [^\n]{1,60}: line \d+ column \d+ \(char \d+\)"
         r"|\[(?:[A-Z]\w*)?Error(?: \[\w+\])?: [^\n]*\] \{|\[Errno \d+\] "
-        r"|^[^ \t\n]+\.(?:json|ya?ml|toml|xml) invalid\b",
+        r"|^[^ \t\n]+\.(?:json|ya?ml|toml|xml) invalid\b|, which is not installed\."
+        r"|\bhas requirement [^\n]+, but you have |\"output_type\":[ \t]*\"error\"",
         "tools' own error shapes, on either stream: git's rejected push, gpg's BAD signature, ssh "
         "key errors, xmllint, HTML Tidy, the compact lint format (stylelint, eslint), codespell, "
         "vulture, `file.ext:line:col: message` diagnostics, also indented (pyflakes, luacheck; warnings and notes are "
         "noise first), unittest's verbose `... FAIL`, Python's JSON decode message and printed "
-        "OSErrors (`[Errno 111] ...`), Node's printed error objects, ajv's `file.json invalid`",
+        "OSErrors (`[Errno 111] ...`), Node's printed error objects, ajv's `file.json invalid`, `pip check`'s broken "
+        "requirements, a notebook's error output (nbconvert --allow-errors)",
         both_streams=True,
     ),
     rule(
         "client-error-reply",
         "error",
         "regex",
-        r"\bERR_PNPM_[A-Z_]+\b|^\(error\) [A-Z]|\bORA-\d{5}: |^##\[error\]|^::error(?: [^:\n]*)?::",
-        "pnpm's ERR_PNPM_ codes, redis-cli's `(error)` replies (on stdout), Oracle errors, and "
+        r"\bERR_PNPM_[A-Z_]+\b|^\(error\) [A-Z]|^ERR [a-zA-Z]|^WRONGTYPE [A-Z]|^NOAUTH [A-Z]|^NOPERM |^EXECABORT [A-Z]|^NOSCRIPT [A-Z]|\bORA-\d{5}: |^##\[error\]|^::error(?: [^:\n]*)?::",
+        "pnpm's ERR_PNPM_ codes, redis-cli's `(error)` and bare `ERR ...` replies (on stdout), Oracle errors, and "
         "GitHub Actions error annotations (on stdout)",
         both_streams=True,
     ),

@@ -53,9 +53,10 @@ _BEFORE_SUMMARIES = [
         r"|^(?:=+ )?\d+ (?:deselected|skipped)(?:, \d+ (?:deselected|skipped))?(?:, \d+ warnings?)? in [\d.]+s\b"
         r"|^  0 passing \(|^1\.\.0\b|^Result: NOTESTS\b"
         r"|\b0 (?:examples|tests|specs), 0 failures\b|\b0 runs, 0 assertions\b|^No tests executed!"
-        r"|^No tests were found!|\bno tests to run\b|^0 features passed, 0 failed",
+        r"|^No tests were found!|\bno tests to run\b|^0 features passed, 0 failed|\bno \.gcda files found\b",
         "a test run that ran no test (a filter that matched nothing, --passWithNoTests, every test "
-        "deselected or skipped): it decides unless a success summary shows other tests ran",
+        "deselected or skipped; lcov finding no coverage data): it decides unless a success "
+        "summary shows other tests ran",
         both_streams=True,
         weight="vacuous",
     ),
@@ -67,6 +68,37 @@ _BEFORE_SUMMARIES = [
         r"|command|step|test)|\bexit (?:code|status) [1-9]\d* ignored\b",
         "a runner saying it ignored a failure (hyperfine -i's `Warning: Ignoring non-zero exit "
         "code`): an error, though the line starts as a warning",
+        both_streams=True,
+    ),
+    rule(
+        "none-of-n-done",
+        "error",
+        "regex",
+        r"\b(?:imported|processed|migrated|passed|succeeded|sent|uploaded|written|copied|synced|loaded"
+        r"|exported|installed|built|converted|completed|saved|delivered) 0 (?:of|/) ?[1-9]\d*\b"
+        r"|\b0 (?:of|/) ?[1-9]\d* (?:[a-z]+ )?(?:imported|processed|migrated|passed|succeeded|sent"
+        r"|uploaded|written|copied|synced|loaded|exported|installed|built|converted|completed|saved"
+        r"|delivered)\b",
+        "a job saying it did none of its work (`imported 0 of 4 records`): its errors were caught",
+        both_streams=True,
+    ),
+    rule(
+        "checker-finding",
+        "error",
+        "regex",
+        r"\[-Wclang-format-violations\]|\[clang-analyzer-[\w.\-]+\]|^possible bashism in [^\n]+ line \d+",
+        "a check's finding that reads like a compiler warning: clang-format --dry-run's "
+        "violations, clang-tidy's static-analyser bugs (use after free, null dereference), "
+        "checkbashisms",
+        both_streams=True,
+    ),
+    rule(
+        "signal-received",
+        "error",
+        "regex",
+        r"\b(?:[Rr]eceived|[Gg]ot|[Cc]aught) (?:signal )?SIG(?:TERM|INT|HUP|QUIT)\b",
+        "a process saying it was told to stop (a timeout or shutdown ended it before its work was "
+        "done), though its handler exits 0",
         both_streams=True,
     ),
     rule(
@@ -137,7 +169,7 @@ _FAILURE_SUMMARIES = [
         "failure-summary",
         "failure_summary",
         "regex",
-        r"\b[1-9]\d* (?:failed|failing|failures?|errors?|offenses?|violations?)(?:[,;.:)]|[ \t]*$|[ \t]+(?:in|from|occurred|found|generated|detected)\b|[ \t]+[(|])",
+        r"\b[1-9]\d* (?:failed|failing|failures?|errors?|offenses?|violations?|problems?)(?:[,;.:)]|[ \t]*$|[ \t]+(?:in|from|occurred|found|generated|detected)\b|[ \t]+[(|])",
         "a test or check summary with failures (1 failed, 2 errors in 1 file, 1 failing, "
         "2 examples, 1 failure, vitest's `1 failed | 2 passed`, rubocop's `3 offenses detected`, `2 violations found`); "
         "the count must end the phrase, so `1 failed attempt` is not a summary",
@@ -196,10 +228,11 @@ _FAILURE_SUMMARIES = [
         r"|\bcommand failed but is marked ignore outcome\b|^nox > Session \S+ skipped: Python interpreter"
         r"|^Result: FAIL\b|^Failed \d+/\d+ test programs|^(?:Fail|Timeout|Unexpected Pass): +[1-9]"
         r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b|^Aborted with \d+ warnings? in strict mode"
-        r"|\(with warnings treated as errors\)",
+        r"|\(with warnings treated as errors\)|\b[1-9]\d* failed (?:tests?|specs?|checks?|jobs?|files?)\b"
+        r"|\b(?:[Ff]ailures|[Ff]ailed|[Ee]rrors|[Tt]otal errors found): [1-9]\d*\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
-        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and sphinx -W, and an Ansible PLAY RECAP with "
+        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and sphinx -W, counts after a label (`failures: 1`, cpplint's `Total errors found: 9`), `2 failed tests`, and an Ansible PLAY RECAP with "
         "failed or unreachable hosts",
     ),
     rule(
@@ -247,6 +280,15 @@ _SUCCESS_SUMMARIES = [
         r"|^== \[[^\]\n]+\] FIXED\b",
         "the clean closing lines of tox, nox, dotnet test, ctest, rspec, minitest, prove, busted, "
         "pre-commit hooks, sqlfluff fix and an Ansible PLAY RECAP",
+    ),
+    rule(
+        "recovered-after-retries",
+        "success_summary",
+        "regex",
+        r"\b(?:ok|OK|succeeded|successful|recovered|connected|reconnected|fetched|done|completed)"
+        r" (?:after|on) (?:attempt #?\d+|\d+ (?:attempts|retries|tries))\b",
+        "the operation that was retried says it succeeded (`fetched: ok after 3 attempts`): it "
+        "outweighs the failed attempts' errors logged before it or on the other stream",
     ),
     rule(
         "git-bisect-found",
@@ -364,8 +406,8 @@ _NOISE = [
         "warning-prefix",
         "noise",
         "regex",
-        r"^[ \t]*(?:[\w.\-]+: |PHP )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?(?:\[[\w\-]+\])?[:!]?(?:[ \t]|$)",
-        "a line that introduces itself as a warning (cargo, pip, yarn, perl, ssh, maven, PHP)",
+        r"^[ \t]*(?:[\w.\-]+: )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?(?:\[[\w\-]+\])?[:!]?(?:[ \t]|$)",
+        "a line that introduces itself as a warning (cargo, pip, yarn, perl, ssh, maven)",
     ),
     rule(
         "awk-warning",
@@ -429,7 +471,7 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
 # anchor inside an alternation: the same verdict per line, with every match running to the end
 # of its line. tests/test_engine.py checks each against its rule on real and generated lines.
 ENGINE_FORMS: dict[str, str] = {
-    "failure-summary": r"\b[1-9]\d* (?:failed|failing|failures?|errors?|offenses?|violations?)(?:(?:[,;.:)]|[ \t]+(?:in|from"
+    "failure-summary": r"\b[1-9]\d* (?:failed|failing|failures?|errors?|offenses?|violations?|problems?)(?:(?:[,;.:)]|[ \t]+(?:in|from"
     r"|occurred|found|generated|detected)\b|[ \t]+[(|])[^\n]*|[ \t]*)$",
     "go-test-failure": r"^(?:--- FAIL: [^\n]*|FAIL\t[^\n]*|FAIL)$",
     "tests-ok": r"(?:^OK(?: \([a-z =,\d]+\))?|^PASS|(?:^ok  \t|\bTests run: \d+, Failures: 0, "
@@ -438,7 +480,7 @@ ENGINE_FORMS: dict[str, str] = {
     "script-error": r"(?:(?:^[^ \t:\n]+\.lua:\d+: |^lua[\d.]*: )[^\n]*|^    while executing)$",
     "git-bisect-found": r"(?:\bis the first bad commit|^bisect found first bad commit[^\n]*)$",
     "log-level-info": r"^[^\n]{0,48}?\b(?:INFO|DEBUG|TRACE|NOTICE)\b[\]:|]?(?:[ \t][^\n]*)?$",
-    "warning-prefix": r"^[ \t]*(?:[\w.\-]+: |PHP )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?"
+    "warning-prefix": r"^[ \t]*(?:[\w.\-]+: )?\[?(?:warning|Warning|WARNING|WARN|warn)\]?"
     r"(?:\[[\w\-]+\])?[:!]?(?:[ \t][^\n]*)?$",
     "python-exception": r"^[A-Za-z_][\w.$]*(?:Error|Exception|Interrupt)(?: \[[A-Z_\d]+\])?"
     r"(?:: [^\n]*|:?[ \t]*)$",
