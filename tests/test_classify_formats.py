@@ -11,6 +11,8 @@ clean analysers, retries that recovered).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from autofix import classify_output
@@ -1661,3 +1663,26 @@ def test_documented_format_at_exit_0(succeeded: bool, stdout: str, stderr: str) 
 def test_the_table_holds_both_verdicts() -> None:
     verdicts = [ok for _, ok, _, _ in CASES]
     assert verdicts.count(True) >= 30 and verdicts.count(False) >= 150
+
+
+@pytest.mark.parametrize(
+    ("weight", "stdout", "succeeded"),
+    [
+        ("vacuous", "nothing to import\n", False),  # alone it decides
+        ("vacuous", "3 passed in 0.1s\nnothing to import\n", True),  # any success summary
+        ("error", "3 passed in 0.1s\nnothing to import\n", False),  # printed after the summary
+        ("error", "nothing to import\n3 passed in 0.1s\n", True),  # logged before it
+        ("fatal", "nothing to import\n3 passed in 0.1s\n", False),  # never outweighed
+    ],
+)
+def test_a_user_rules_weight_decides_what_outweighs_it(
+    tmp_path: Path, weight: str, stdout: str, succeeded: bool
+) -> None:
+    patterns = tmp_path / "error_patterns.yaml"
+    patterns.write_text(
+        "rules:\n  - id: nothing-imported\n    kind: error\n    type: substring\n"
+        f"    pattern: nothing to import\n    reason: the job had no input\n    weight: {weight}\n"
+        "    streams: [stdout]\n"
+    )
+    result = classify_output(0, b"", stdout.encode(), patterns=patterns)
+    assert result.success is succeeded, result.evidence
