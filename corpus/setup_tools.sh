@@ -79,4 +79,17 @@ if [[ ! -x "$tools/node/node_modules/.bin/pyright" ]]; then
     pyright@1 ts-node@10 ava@6 jasmine@5 nyc@17 tap@16 @commitlint/cli@19 \
     @commitlint/config-conventional@19 lint-staged@15 npm-run-all2@6)
 fi
+# The fourth fresh batch (cases/fresh4_*.py): more tools new to the corpus.
+fresh4_apt=(graphviz sloccount splint astyle flawfinder pandoc)
+apt_install "${fresh4_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'pytest-timeout==2.*' 'pytest-rerunfailures==15.*' 'pytest-cov==6.*' 'autoflake==2.*' 'xenon==0.*' \
+  'import-linter==2.*' 'csvkit==2.*' 'pdoc==15.*' 'rstcheck==6.*' 'doc8==1.*' 'deptry==0.*' \
+  'check-jsonschema==0.*' 'validate-pyproject==0.*' 'toml-sort==0.*'
+if [[ ! -x "$tools/node/node_modules/.bin/oxlint" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    pnpm@9 yarn@1 webpack@5 webpack-cli@5 @swc/cli@0.5 @swc/core@1 tsup@8 depcheck@1 \
+    madge@8 typedoc@0.28 oxlint@0 jscpd@4 @babel/cli@7 @babel/core@7 @babel/preset-env@7 svgo@3 \
+    http-server@14)
+fi
 echo "tools ready in $tools"
