@@ -273,7 +273,9 @@ def test_operations_and_streams_filter_rules() -> None:
     )
     assert run("frobnicate\n", rules, operation="fix").error_lines == 1
     assert run("frobnicate\n", rules, operation="test").error_lines == 0
-    assert run("Error: plain stdout text\n", stream="stdout").error_lines == 0
+    # log-level-error is a stderr-only built-in: on stdout, `ERROR lines: 0` is program output
+    assert run("ERROR lines: 0\n", stream="stdout").error_lines == 0
+    assert run("ERROR lines: 0\n", stream="stderr").error_lines == 1
     assert run("1 failed, 2 passed in 0.1s\n", stream="stdout").error_lines == 1
 
 

@@ -1633,6 +1633,88 @@ CASES: list[tuple[str, bool, str, str]] = [
         "Finished .info-file creation\n",
         "geninfo: WARNING: no .gcda files found in . - skipping!\n",
     ),
+    (
+        "cargo-test-all-filtered-out",
+        False,
+        "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out; finished in 0.00s\n",
+        "",
+    ),
+    (
+        "cargo-test-filter-one-binary-ran",
+        True,
+        "running 0 tests\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out\n"
+        "running 1 test\ntest parse_config ... ok\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        "",
+    ),
+    (
+        "schema-validation-errors",
+        False,
+        "Schema validation errors were encountered.\n  a.json::$: 'replicas' is a required property\n",
+        "",
+    ),
+    (
+        "tidy-no-errors-found",
+        True,
+        "",
+        "Info: Document content looks like HTML5\nNo warnings or errors were found.\n",
+    ),
+    (
+        "doc8-accumulated-errors",
+        False,
+        "Total files scanned = 1\nTotal accumulated errors = 3\n",
+        "",
+    ),
+    (
+        "unittest-expected-failures-ok",
+        True,
+        "",
+        "Ran 3 tests in 0.001s\n\nOK (skipped=1, expected failures=1)\n",
+    ),
+    (
+        "pytest-cov-fail-under-prefixed",
+        False,
+        "[tests] FAIL Required test coverage of 90% not reached. Total coverage: 61.11%\n[tests] 1 passed in 1.36s\n",
+        "",
+    ),
+    (
+        "wget-spider-broken-link",
+        False,
+        "Spider mode enabled. Check if remote file exists.\nRemote file does not exist -- broken link!!!\n",
+        "",
+    ),
+    ("autoflake-check", False, "app.py: Unused imports/variables detected\n", ""),
+    (
+        "log-symbols-error-mark",
+        False,
+        "Processed 3 files (781ms)\n",
+        "- Finding files\n✖ Found 1 circular dependency!\n",
+    ),
+    (
+        "handler-prints-job-error-stdout",
+        False,
+        "all jobs submitted\njob error: cannot identify image file 'img0.png'\n",
+        "",
+    ),
+    (
+        "bash-retry-n-of-m-recovers",
+        True,
+        "lock acquired\n",
+        "ERROR: lock held by another process\nretry 1/3 after failure, sleeping 0.1s\n",
+    ),
+    (
+        "pylint-fail-under-met",
+        True,
+        "************* Module svc\nsvc.py:5:0: R0913: Too many arguments (6/5) (too-many-arguments)\n"
+        "svc.py:8:11: W0718: Catching too general exception Exception (broad-exception-caught)\n\n"
+        "Your code has been rated at 6.25/10\n",
+        "",
+    ),
+    (
+        "pylint-error-message",
+        False,
+        "************* Module svc\nsvc.py:3:4: E1101: Module 'os' has no 'foo' member (no-member)\n",
+        "",
+    ),
     # Alarming successes: headless terminal chatter, PHP warnings before a retry that worked,
     # an Erlang error report followed by its reconnect.
     ("parallel-no-tty", True, "20\n", "sh: 1: cannot open /dev/tty: No such device or address\n"),

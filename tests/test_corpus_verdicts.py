@@ -69,6 +69,14 @@ UNDETECTABLE = {
     "fresh3-prettier-list-different-wc": "a count of files (`unformatted files: 2`) is data",
     "fresh3-ruby-at-exit-exit-zero": "an at_exit hook swallows the exception before it is printed",
     "fresh3-unittest-grep-count-ok": "grep -c leaves only a number",
+    "fresh4-astyle-dry-run-check-ignored": "`Formatted  a.c` is also what a real format run says",
+    "fresh4-curl-head-loop-status-printed": "status codes printed as data (`boom 500`)",
+    "fresh4-depcheck-json-piped-jq": "a one-liner's own words (`unused: left-pad`) as data",
+    "fresh4-flawfinder-hits-exit0": "an analyser's normal report (`Hits = 3`) that exits 0 by design",
+    "fresh4-git-commit-nothing-added-or-true": "git's `nothing added to commit` is also a no-op",
+    "fresh4-jscpd-duplicates-report-ok": "a duplication report's table, the same at any threshold",
+    "fresh4-npm-run-workspace-if-present": "the wrapper prints only its own guess (`0 problems?`)",
+    "fresh4-python3-subprocess-run-output-only": "git's `fatal:` is printed behind `note: `",
     "fresh3-npm-ci-script-semicolon": (
         "the next step's `4 passed` on stdout outweighs the lint error on stderr, as it must for "
         "tests whose code under test logs errors"
@@ -86,14 +94,14 @@ def test_no_false_success_on_the_tune_split() -> None:
 
 
 def test_false_failures_on_the_tune_split_stay_few() -> None:
-    """Not a hard target like false successes (fail-safe), but a regression guard: 14 of 391
+    """Not a hard target like false successes (fail-safe), but a regression guard: 18 of 482
     today (recoveries the output does not announce, errors a script handles on purpose)."""
     false_failures = [
         run_id
         for run_id, label, code, out, err in RUNS
         if label == "success" and not verdict(code, out, err).success
     ]
-    assert len(false_failures) <= 14, false_failures
+    assert len(false_failures) <= 18, false_failures
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run[0] for run in RUNS])

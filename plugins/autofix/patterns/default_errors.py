@@ -93,7 +93,9 @@ ERROR_RULES = [
         "error",
         "regex",
         r"(?:^|(?<=[ \t:\]\)>|]))(?:error|ERROR|Error)(?: ?\[[\w\-]+\])?:(?!\d)",
-        "an `error:` / `Error:` / `error[E0308]:` label",
+        "an `error:` / `Error:` / `error[E0308]:` label, on stdout too (`job error: ...` printed "
+        "by a handler that caught it)",
+        both_streams=True,
     ),
     rule(
         "fatal",
@@ -452,13 +454,18 @@ ERROR_RULES = [
         r"| \.\.\. (?:FAIL|ERROR)\b|^Expecting [^\n]{1,60}: line \d+ column \d+ \(char \d+\)"
         r"|\[(?:[A-Z]\w*)?Error(?: \[\w+\])?: [^\n]*\] \{|\[Errno \d+\] "
         r"|^[^ \t\n]+\.(?:json|ya?ml|toml|xml) invalid\b|, which is not installed\."
-        r"|\bhas requirement [^\n]+, but you have |\"output_type\":[ \t]*\"error\"",
+        r"|\bhas requirement [^\n]+, but you have |\"output_type\":[ \t]*\"error\""
+        r"|\b(?:[Vv]alidation|[Ss]chema|[Ss]yntax|[Pp]arse|[Pp]arsing|[Tt]ype|[Cc]onfig) errors? (?:were|was)"
+        r" (?:encountered|found|detected|reported)\b"
+        r"|\bRemote file does not exist -- broken link\b|: Unused imports/variables detected\b"
+        r"|(?:^|[ \t])✖ ",
         "tools' own error shapes, on either stream: git's rejected push, gpg's BAD signature, ssh "
         "key errors, xmllint, HTML Tidy, the compact lint format (stylelint, eslint), codespell, "
         "vulture, `file.ext:line:col: message` diagnostics, also indented (pyflakes, luacheck; warnings and notes are "
         "noise first), unittest's verbose `... FAIL`, Python's JSON decode message and printed "
         "OSErrors (`[Errno 111] ...`), Node's printed error objects, ajv's `file.json invalid`, `pip check`'s broken "
-        "requirements, a notebook's error output (nbconvert --allow-errors)",
+        "requirements, a notebook's error output (nbconvert --allow-errors), `Schema validation errors were encountered`, wget --spider's "
+        "broken link, autoflake --check, and the `✖ ` error mark of Node CLIs (log-symbols)",
         both_streams=True,
     ),
     rule(

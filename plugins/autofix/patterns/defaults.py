@@ -53,9 +53,10 @@ _BEFORE_SUMMARIES = [
         r"|^(?:=+ )?\d+ (?:deselected|skipped)(?:, \d+ (?:deselected|skipped))?(?:, \d+ warnings?)? in [\d.]+s\b"
         r"|^  0 passing \(|^1\.\.0\b|^Result: NOTESTS\b"
         r"|\b0 (?:examples|tests|specs), 0 failures\b|\b0 runs, 0 assertions\b|^No tests executed!"
-        r"|^No tests were found!|\bno tests to run\b|^0 features passed, 0 failed|\bno \.gcda files found\b",
+        r"|^No tests were found!|\bno tests to run\b|^0 features passed, 0 failed|\bno \.gcda files found\b"
+        r"|^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured; [1-9]\d* filtered out",
         "a test run that ran no test (a filter that matched nothing, --passWithNoTests, every test "
-        "deselected or skipped; lcov finding no coverage data): it decides unless a success "
+        "deselected, skipped or filtered out; lcov finding no coverage data): it decides unless a success "
         "summary shows other tests ran",
         both_streams=True,
         weight="vacuous",
@@ -229,10 +230,11 @@ _FAILURE_SUMMARIES = [
         r"|^Result: FAIL\b|^Failed \d+/\d+ test programs|^(?:Fail|Timeout|Unexpected Pass): +[1-9]"
         r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b|^Aborted with \d+ warnings? in strict mode"
         r"|\(with warnings treated as errors\)|\b[1-9]\d* failed (?:tests?|specs?|checks?|jobs?|files?)\b"
-        r"|\b(?:[Ff]ailures|[Ff]ailed|[Ee]rrors|[Tt]otal errors found): [1-9]\d*\b",
+        r"|\b(?:[Ff]ailures|[Ff]ailed|[Ee]rrors|[Tt]otal errors found)(?:: | = )[1-9]\d*\b"
+        r"|\bFAIL Required test coverage of [\d.]+% not reached\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
-        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and sphinx -W, counts after a label (`failures: 1`, cpplint's `Total errors found: 9`), `2 failed tests`, and an Ansible PLAY RECAP with "
+        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and sphinx -W, counts after a label (`failures: 1`, cpplint's `Total errors found: 9`, doc8's `errors = 3`), pytest-cov's fail-under, `2 failed tests`, and an Ansible PLAY RECAP with "
         "failed or unreachable hosts",
     ),
     rule(
@@ -250,7 +252,7 @@ _SUCCESS_SUMMARIES = [
         "tests-passed",
         "success_summary",
         "regex",
-        r"\b[1-9]\d* (?:[a-z]+ )?(?:passed|passing)\b|^test result: ok\. |^# fail 0$",
+        r"\b[1-9]\d* (?:[a-z]+ )?(?:passed|passing)\b|^test result: ok\. [1-9]|^# fail 0$",
         "a test runner's summary with passes and no failures (pytest, jest, mocha, cargo, TAP, "
         "behave's `3 steps passed, 0 failed`)",
     ),
@@ -317,7 +319,7 @@ _RETRY = [
         "retry",
         "regex",
         r"\b(?:retrying\b|will retry\b|retries left\b|retry(?:ing)? in \d|trying (?:next|again|another)\b"
-        r"|falling back\b|fall back to\b|reconnecting\b)",
+        r"|falling back\b|fall back to\b|reconnecting\b|backing off\b|retry #?[1-9]\d*(?:/\d+| of \d+)\b)",
         "a client retrying (or falling back) after an error: the error it follows or heads is not "
         "the final word",
         case_sensitive=False,
@@ -410,6 +412,14 @@ _NOISE = [
         "a line that introduces itself as a warning (cargo, pip, yarn, perl, ssh, maven)",
     ),
     rule(
+        "pylint-non-error",
+        "noise",
+        "regex",
+        r"^[^ \t:\n]+:\d+:\d+: [CRWI]\d{4}: ",
+        "pylint's convention, refactor, warning and info messages: warnings, as a compiler's are "
+        "(its E and F messages are errors; --fail-under decides the exit code)",
+    ),
+    rule(
         "awk-warning",
         "noise",
         "regex",
@@ -476,7 +486,7 @@ ENGINE_FORMS: dict[str, str] = {
     "go-test-failure": r"^(?:--- FAIL: [^\n]*|FAIL\t[^\n]*|FAIL)$",
     "tests-ok": r"(?:^OK(?: \([a-z =,\d]+\))?|^PASS|(?:^ok  \t|\bTests run: \d+, Failures: 0, "
     r"Errors: 0\b)[^\n]*)$",
-    "tests-passed": r"(?:(?:\b[1-9]\d* (?:[a-z]+ )?(?:passed|passing)\b|^test result: ok\. )[^\n]*|^# fail 0)$",
+    "tests-passed": r"(?:(?:\b[1-9]\d* (?:[a-z]+ )?(?:passed|passing)\b|^test result: ok\. [1-9])[^\n]*|^# fail 0)$",
     "script-error": r"(?:(?:^[^ \t:\n]+\.lua:\d+: |^lua[\d.]*: )[^\n]*|^    while executing)$",
     "git-bisect-found": r"(?:\bis the first bad commit|^bisect found first bad commit[^\n]*)$",
     "log-level-info": r"^[^\n]{0,48}?\b(?:INFO|DEBUG|TRACE|NOTICE)\b[\]:|]?(?:[ \t][^\n]*)?$",
