@@ -92,4 +92,16 @@ if [[ ! -x "$tools/node/node_modules/.bin/oxlint" ]]; then
     madge@8 typedoc@0.28 oxlint@0 jscpd@4 @babel/cli@7 @babel/core@7 @babel/preset-env@7 svgo@3 \
     http-server@14)
 fi
+# The fifth fresh batch (cases/fresh5_*.py): more tools new to the corpus.
+fresh5_apt=(rubocop libperl-critic-perl protobuf-compiler xsltproc jsonnet composer checkstyle ccache
+  asciidoctor mandoc indent)
+apt_install "${fresh5_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'pytest-asyncio==1.*' 'pre-commit-hooks==6.*' 'detect-secrets==1.*' 'lizard==1.*' 'pipdeptree==2.*' \
+  'cookiecutter==2.*' 'towncrier==24.*' 'doit==0.*' 'yoyo-migrations==9.*' 'pyinstrument==5.*' \
+  'typos==1.*' 'green==4.*' 'bump-my-version==1.*' 'check-wheel-contents==0.*'
+if [[ ! -x "$tools/node/node_modules/.bin/uvu" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    cspell@8 tape@5 uvu@0.5 standard@17 @taplo/cli@0.7 sort-package-json@2 license-checker@25 js-yaml@4)
+fi
 echo "tools ready in $tools"
