@@ -1715,6 +1715,46 @@ CASES: list[tuple[str, bool, str, str]] = [
         "************* Module svc\nsvc.py:3:4: E1101: Module 'os' has no 'foo' member (no-member)\n",
         "",
     ),
+    (
+        "pytest-collect-only",
+        False,
+        "test_x.py::test_ok\ntest_x.py::test_broken\n\n2 tests collected in 0.02s\n",
+        "",
+    ),
+    (
+        "cspell-issues-found",
+        False,
+        "docs/a.md:3:15 - Unknown word (databse)\n",
+        "CSpell: Files checked: 1, Issues found: 1 in 1 file.\n",
+    ),
+    ("cspell-no-issues", True, "", "CSpell: Files checked: 4, Issues found: 0 in 0 files.\n"),
+    (
+        "yaml-duplicate-key",
+        False,
+        'while constructing a mapping\n  in "a.yaml", line 2, column 3\nfound duplicate key "host" with value "y"\n',
+        "",
+    ),
+    ("unable-to-parse-stderr", False, "docs: step done\n", "unable to parse content.xml\n"),
+    (
+        "rubocop-autocorrected-all",
+        True,
+        "lib/o.rb:1:1: C: [Corrected] Style/FrozenStringLiteralComment: Missing magic comment.\n\n"
+        "1 file inspected, 1 offense detected, 1 offense corrected\n",
+        "",
+    ),
+    (
+        "hook-non-blocking-error",
+        True,
+        "committed\n",
+        "ERROR: TODO found in settings.ini (non-blocking)\n",
+    ),
+    (
+        "pip-resolver-note",
+        True,
+        "Successfully installed a-1.0\n",
+        "ERROR: pip's dependency resolver does not currently take into account all the packages "
+        "that are installed. This behaviour is the source of the following dependency conflicts.\n",
+    ),
     # Alarming successes: headless terminal chatter, PHP warnings before a retry that worked,
     # an Erlang error report followed by its reconnect.
     ("parallel-no-tty", True, "20\n", "sh: 1: cannot open /dev/tty: No such device or address\n"),

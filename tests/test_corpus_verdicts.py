@@ -77,6 +77,13 @@ UNDETECTABLE = {
     "fresh4-jscpd-duplicates-report-ok": "a duplication report's table, the same at any threshold",
     "fresh4-npm-run-workspace-if-present": "the wrapper prints only its own guess (`0 problems?`)",
     "fresh4-python3-subprocess-run-output-only": "git's `fatal:` is printed behind `note: `",
+    "fresh5-checkstyle-warning-severity-exit0": "configured as warnings: `[WARN]` findings",
+    "fresh5-curl-write-out-status-ignored": "a status code printed as data",
+    "fresh5-detect-secrets-scan-json-exit0": "the scan's JSON lists a finding as data",
+    "fresh5-go-test-json-jq-summary": "jq's `fail TestDiv` is a one-liner's own words",
+    "fresh5-gofmt-list-or-true": "gofmt -l prints only a file name",
+    "fresh5-lizard-ccn-warnings-exit0": "a table's `Warning cnt` column is the only evidence",
+    "fresh5-prettier-check-list-different-or-true": "prettier --list-different prints only file names",
     "fresh3-npm-ci-script-semicolon": (
         "the next step's `4 passed` on stdout outweighs the lint error on stderr, as it must for "
         "tests whose code under test logs errors"
@@ -94,14 +101,14 @@ def test_no_false_success_on_the_tune_split() -> None:
 
 
 def test_false_failures_on_the_tune_split_stay_few() -> None:
-    """Not a hard target like false successes (fail-safe), but a regression guard: 18 of 482
+    """Not a hard target like false successes (fail-safe), but a regression guard: 22 of 566
     today (recoveries the output does not announce, errors a script handles on purpose)."""
     false_failures = [
         run_id
         for run_id, label, code, out, err in RUNS
         if label == "success" and not verdict(code, out, err).success
     ]
-    assert len(false_failures) <= 18, false_failures
+    assert len(false_failures) <= 22, false_failures
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run[0] for run in RUNS])

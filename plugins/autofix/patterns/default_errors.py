@@ -141,7 +141,7 @@ ERROR_RULES = [
         "error-word-start",
         "error",
         "regex",
-        r"^(?:ERROR|Error|error) \S|^[A-Z][a-z]+ error\b",
+        r"^(?:ERROR|Error|error) \S|^[A-Z][a-z]+ error\b|^(?:[Uu]nable to|[Cc]ould not|[Cc]ouldn't) [a-z]",
         "yarn `error Command failed`, bc/sqlite `Runtime error ...`; on stdout a line such as "
         "`ERROR lines: 0` is output",
     ),
@@ -453,19 +453,30 @@ ERROR_RULES = [
         r"|property) '[^'\n]+' \(\d+% confidence\)|(?:^|[ \t])[^ \t:\n]+\.[A-Za-z]{1,5}:\d+:\d+: [^\n]"
         r"| \.\.\. (?:FAIL|ERROR)\b|^Expecting [^\n]{1,60}: line \d+ column \d+ \(char \d+\)"
         r"|\[(?:[A-Z]\w*)?Error(?: \[\w+\])?: [^\n]*\] \{|\[Errno \d+\] "
-        r"|^[^ \t\n]+\.(?:json|ya?ml|toml|xml) invalid\b|, which is not installed\."
-        r"|\bhas requirement [^\n]+, but you have |\"output_type\":[ \t]*\"error\""
+        r"|^[^ \t\n]+\.(?:json|ya?ml|toml|xml) invalid\b",
+        "tools' own error shapes, on either stream: git's rejected push, gpg's BAD signature, ssh "
+        "key errors, xmllint, HTML Tidy, the compact lint format (stylelint, eslint), codespell, "
+        "vulture, `file.ext:line:col: message` diagnostics, also indented (pyflakes, luacheck; "
+        "warnings and notes are noise first), unittest's verbose `... FAIL`, Python's JSON decode "
+        "message and printed OSErrors (`[Errno 111] ...`), Node's printed error objects, ajv's "
+        "`file.json invalid`",
+        both_streams=True,
+    ),
+    rule(
+        "check-report-error",
+        "error",
+        "regex",
+        r", which is not installed\.|\bhas requirement [^\n]+, but you have "
+        r"|\"output_type\":[ \t]*\"error\""
         r"|\b(?:[Vv]alidation|[Ss]chema|[Ss]yntax|[Pp]arse|[Pp]arsing|[Tt]ype|[Cc]onfig) errors? (?:were|was)"
         r" (?:encountered|found|detected|reported)\b"
         r"|\bRemote file does not exist -- broken link\b|: Unused imports/variables detected\b"
-        r"|(?:^|[ \t])✖ ",
-        "tools' own error shapes, on either stream: git's rejected push, gpg's BAD signature, ssh "
-        "key errors, xmllint, HTML Tidy, the compact lint format (stylelint, eslint), codespell, "
-        "vulture, `file.ext:line:col: message` diagnostics, also indented (pyflakes, luacheck; warnings and notes are "
-        "noise first), unittest's verbose `... FAIL`, Python's JSON decode message and printed "
-        "OSErrors (`[Errno 111] ...`), Node's printed error objects, ajv's `file.json invalid`, `pip check`'s broken "
-        "requirements, a notebook's error output (nbconvert --allow-errors), `Schema validation errors were encountered`, wget --spider's "
-        "broken link, autoflake --check, and the `✖ ` error mark of Node CLIs (log-symbols)",
+        r"|(?:^|[ \t])✖ |^while (?:constructing|parsing|scanning) an? [a-z]|^found duplicate key\b"
+        r"|\bmapping values are not allowed here\b|\bcould not find expected ':'",
+        "checks that report a problem and may still exit 0, on either stream: `pip check`'s broken "
+        "requirements, a notebook's error output (nbconvert --allow-errors), `Schema validation "
+        "errors were encountered`, wget --spider's broken link, autoflake --check, YAML parser "
+        "errors (PyYAML, ruamel), and the `✖ ` error mark of Node CLIs (log-symbols)",
         both_streams=True,
     ),
     rule(

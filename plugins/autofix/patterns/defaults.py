@@ -54,9 +54,10 @@ _BEFORE_SUMMARIES = [
         r"|^  0 passing \(|^1\.\.0\b|^Result: NOTESTS\b"
         r"|\b0 (?:examples|tests|specs), 0 failures\b|\b0 runs, 0 assertions\b|^No tests executed!"
         r"|^No tests were found!|\bno tests to run\b|^0 features passed, 0 failed|\bno \.gcda files found\b"
-        r"|^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured; [1-9]\d* filtered out",
+        r"|^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured; [1-9]\d* filtered out"
+        r"|^(?:=+ )?\d+ tests? collected in [\d.]+s\b",
         "a test run that ran no test (a filter that matched nothing, --passWithNoTests, every test "
-        "deselected, skipped or filtered out; lcov finding no coverage data): it decides unless a success "
+        "deselected, skipped or filtered out, pytest --collect-only; lcov finding no coverage data): it decides unless a success "
         "summary shows other tests ran",
         both_streams=True,
         weight="vacuous",
@@ -159,8 +160,10 @@ _SUCCESS_FIRST = [
         "zero-error-summary",
         "success_summary",
         "regex",
-        r"\bERROR SUMMARY: 0 errors\b|\(0 errors?, \d+ warnings?\)|^Success: no issues found",
-        "valgrind, eslint and mypy summaries with no errors",
+        r"\bERROR SUMMARY: 0 errors\b|\(0 errors?, \d+ warnings?\)|^Success: no issues found"
+        r"|\bfiles? inspected, \d+ offenses? detected, \d+ offenses? corrected\b",
+        "valgrind, eslint and mypy summaries with no errors, rubocop -a's when it corrected what "
+        "it found (what it could not correct makes it exit 1)",
     ),
 ]
 
@@ -230,7 +233,7 @@ _FAILURE_SUMMARIES = [
         r"|^Result: FAIL\b|^Failed \d+/\d+ test programs|^(?:Fail|Timeout|Unexpected Pass): +[1-9]"
         r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b|^Aborted with \d+ warnings? in strict mode"
         r"|\(with warnings treated as errors\)|\b[1-9]\d* failed (?:tests?|specs?|checks?|jobs?|files?)\b"
-        r"|\b(?:[Ff]ailures|[Ff]ailed|[Ee]rrors|[Tt]otal errors found)(?:: | = )[1-9]\d*\b"
+        r"|\b(?:[Ff]ailures|[Ff]ailed|[Ee]rrors|[Tt]otal errors found|[Ii]ssues found)(?:: | = )[1-9]\d*\b"
         r"|\bFAIL Required test coverage of [\d.]+% not reached\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
@@ -418,6 +421,15 @@ _NOISE = [
         r"^[^ \t:\n]+:\d+:\d+: [CRWI]\d{4}: ",
         "pylint's convention, refactor, warning and info messages: warnings, as a compiler's are "
         "(its E and F messages are errors; --fail-under decides the exit code)",
+    ),
+    rule(
+        "fixed-or-non-blocking",
+        "noise",
+        "regex",
+        r"^[^ \t:\n]+:\d+:\d+: [A-Z]: \[Corrected\] |\((?:non-blocking|non-fatal|nonfatal|not fatal)\)"
+        r"|^ERROR: pip's dependency resolver does not currently take into account",
+        "lines that say they do not count: rubocop's offenses it corrected, messages marked "
+        "non-blocking, pip's note about conflicts in packages it did not install",
     ),
     rule(
         "awk-warning",
