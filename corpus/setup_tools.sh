@@ -104,4 +104,15 @@ if [[ ! -x "$tools/node/node_modules/.bin/uvu" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
     cspell@8 tape@5 uvu@0.5 standard@17 @taplo/cli@0.7 sort-package-json@2 license-checker@25 js-yaml@4)
 fi
+# The sixth fresh batch (cases/fresh6_*.py): more tools new to the corpus (readelf, nm, objdump,
+# ar, sha256sum, envsubst, script, dmypy, stubgen, end-of-file-fixer, check-json, pretty-format-json,
+# tomlq, csvjson, virtualenv and pybabel come with packages installed above).
+fresh6_apt=(lz4 xxd binutils gettext-base)
+apt_install "${fresh6_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'diff-cover==11.*' 'virtualenv' 'babel' 'rich' 'tqdm'
+if [[ ! -x "$tools/node/node_modules/.bin/wait-on" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    knip@5 wait-on@8 sucrase@3)
+fi
 echo "tools ready in $tools"

@@ -74,7 +74,7 @@ def test_every_category_is_on_both_sides() -> None:
         assert sides <= set(SPLITS), category
 
 
-@pytest.mark.parametrize("batch", ["fresh", "fresh2", "fresh3", "fresh4", "fresh5"])
+@pytest.mark.parametrize("batch", ["fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"])
 def test_each_fresh_batch_covers_every_category(batch: str) -> None:
     """Each fresh batch (held out in split ``fresh`` until its one score, then tune) covers
     every category, and its groups hold only its own cases."""
