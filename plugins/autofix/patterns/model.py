@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 RuleKind = Literal["noise", "error", "retry", "failure_summary", "success_summary"]
 RuleType = Literal["substring", "regex"]
 Stream = Literal["stderr", "stdout"]
-# For error rules: fatal evidence (a crash, the OOM killer) is never outweighed by a summary.
+# For error rules: fatal evidence (a crash, the OOM killer) is never outweighed by a summary;
+# vacuous evidence (the tool ran nothing) is outweighed by any success summary.
 Weight = Literal["error", "fatal", "vacuous"]
 
 
