@@ -51,7 +51,8 @@ ERROR_RULES = [
         "error",
         "regex",
         r"^\tat [\w$./<>\-]+\([^()\n]*\)$",
-        "a JVM stack frame (`\tat a.b.C.m(C.java:12)`), on stdout, where a logger printed it (on stderr a trace follows its error line)",
+        "a JVM stack frame (`\tat a.b.C.m(C.java:12)`), on stdout, where a logger printed it "
+        "(on stderr a trace follows its error line)",
         streams=("stdout",),
     ),
     rule(
@@ -134,7 +135,8 @@ ERROR_RULES = [
         r"|^Failed to compile\b|^(?:│|\|) Error: ",
         "diagnostics that begin the line (`error: ...` of git, rustc and clang, `error[E0308]:`, "
         "`ERROR: ...`, pytest's `ERROR tests/...`, webpack's `ERROR in ./src/a.js` and "
-        "`Failed to compile.` on stdout, terraform's boxed `│ Error: `), on either stream: `2>&1 | tee` puts them on stdout",
+        "`Failed to compile.` on stdout, terraform's boxed `│ Error: `), on either stream: "
+        "`2>&1 | tee` puts them on stdout",
         both_streams=True,
     ),
     rule(
@@ -483,9 +485,10 @@ ERROR_RULES = [
         "client-error-reply",
         "error",
         "regex",
-        r"\bERR_PNPM_[A-Z_]+\b|^\(error\) [A-Z]|^ERR [a-zA-Z]|^WRONGTYPE [A-Z]|^NOAUTH [A-Z]|^NOPERM |^EXECABORT [A-Z]|^NOSCRIPT [A-Z]|\bORA-\d{5}: |^##\[error\]|^::error(?: [^:\n]*)?::",
-        "pnpm's ERR_PNPM_ codes, redis-cli's `(error)` and bare `ERR ...` replies (on stdout), Oracle errors, and "
-        "GitHub Actions error annotations (on stdout)",
+        r"\bERR_PNPM_[A-Z_]+\b|^\(error\) [A-Z]|^ERR [a-zA-Z]|^WRONGTYPE [A-Z]|^NOAUTH [A-Z]|^NOPERM "
+        r"|^EXECABORT [A-Z]|^NOSCRIPT [A-Z]|\bORA-\d{5}: |^##\[error\]|^::error(?: [^:\n]*)?::",
+        "pnpm's ERR_PNPM_ codes, redis-cli's `(error)` and bare `ERR ...` replies (on stdout), "
+        "Oracle errors, and GitHub Actions error annotations (on stdout)",
         both_streams=True,
     ),
     rule(

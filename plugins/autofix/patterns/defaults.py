@@ -21,6 +21,12 @@ from autofix.patterns.default_errors import ERROR_RULES
 from autofix.patterns.model import Rule
 from autofix.patterns.model import built_in_rule as rule
 
+# What a job says it did, for "imported 0 of 4" / "0 of 4 records imported".
+_DONE = (
+    "(?:imported|processed|migrated|passed|succeeded|sent|uploaded|written|copied|synced|loaded"
+    "|exported|installed|built|converted|completed|saved|delivered)"
+)
+
 # Lines decided before the summaries and the noise: "job 7 failed" names job 7 (an error, not
 # a count of failures); a passed test's name may say "reports 404 errors"; and some reports of
 # real errors start with the word "WARNING" or end in "Warning", which the noise rules take.
@@ -57,8 +63,8 @@ _BEFORE_SUMMARIES = [
         r"|^test result: ok\. 0 passed; 0 failed; 0 ignored; 0 measured; [1-9]\d* filtered out"
         r"|^(?:=+ )?\d+ tests? collected in [\d.]+s\b",
         "a test run that ran no test (a filter that matched nothing, --passWithNoTests, every test "
-        "deselected, skipped or filtered out, pytest --collect-only; lcov finding no coverage data): it decides unless a success "
-        "summary shows other tests ran",
+        "deselected, skipped or filtered out, pytest --collect-only; lcov finding no coverage "
+        "data): it decides unless a success summary shows other tests ran",
         both_streams=True,
         weight="vacuous",
     ),
@@ -76,11 +82,7 @@ _BEFORE_SUMMARIES = [
         "none-of-n-done",
         "error",
         "regex",
-        r"\b(?:imported|processed|migrated|passed|succeeded|sent|uploaded|written|copied|synced|loaded"
-        r"|exported|installed|built|converted|completed|saved|delivered) 0 (?:of|/) ?[1-9]\d*\b"
-        r"|\b0 (?:of|/) ?[1-9]\d* (?:[a-z]+ )?(?:imported|processed|migrated|passed|succeeded|sent"
-        r"|uploaded|written|copied|synced|loaded|exported|installed|built|converted|completed|saved"
-        r"|delivered)\b",
+        rf"\b{_DONE} 0 (?:of|/) ?[1-9]\d*\b|\b0 (?:of|/) ?[1-9]\d* (?:[a-z]+ )?{_DONE}\b",
         "a job saying it did none of its work (`imported 0 of 4 records`): its errors were caught",
         both_streams=True,
     ),
@@ -175,7 +177,8 @@ _FAILURE_SUMMARIES = [
         "regex",
         r"\b[1-9]\d* (?:failed|failing|failures?|errors?|offenses?|violations?|problems?)(?:[,;.:)]|[ \t]*$|[ \t]+(?:in|from|occurred|found|generated|detected)\b|[ \t]+[(|])",
         "a test or check summary with failures (1 failed, 2 errors in 1 file, 1 failing, "
-        "2 examples, 1 failure, vitest's `1 failed | 2 passed`, rubocop's `3 offenses detected`, `2 violations found`); "
+        "2 examples, 1 failure, vitest's `1 failed | 2 passed`, rubocop's `3 offenses "
+        "detected`, `2 violations found`); "
         "the count must end the phrase, so `1 failed attempt` is not a summary",
     ),
     rule(
@@ -237,8 +240,10 @@ _FAILURE_SUMMARIES = [
         r"|\bFAIL Required test coverage of [\d.]+% not reached\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
-        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and sphinx -W, counts after a label (`failures: 1`, cpplint's `Total errors found: 9`, doc8's `errors = 3`), pytest-cov's fail-under, `2 failed tests`, and an Ansible PLAY RECAP with "
-        "failed or unreachable hosts",
+        "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and "
+        "sphinx -W, counts after a label (`failures: 1`, cpplint's `Total errors found: 9`, "
+        "doc8's `errors = 3`), pytest-cov's fail-under, `2 failed tests`, and an Ansible PLAY "
+        "RECAP with failed or unreachable hosts",
     ),
     rule(
         "cargo-test-failed",
