@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -390,23 +391,18 @@ def stats(split: dict[str, dict[str, str]]) -> str:
     for r in rows:
         r["split"] = split.get(r["id"], {}).get("split", "-")
     out = [f"{len(rows)} runs, {len({r['tool'] for r in rows})} tools.", ""]
-    heads = " | ".join(f"{s} {lab}" for s in SPLITS for lab in ("success", "failure"))
+    columns = [(s, lab) for s in SPLITS for lab in ("success", "failure")]
     out += [
-        f"| category | {heads} | total |",
-        "| --- |" + " ---: |" * (2 * len(SPLITS) + 1),
+        "| category | " + " | ".join(f"{s} {lab}" for s, lab in columns) + " | total |",
+        "| --- |" + " ---: |" * (len(columns) + 1),
     ]
+    by_cell = Counter((r["category"], r["split"], r["label"]) for r in rows)
+    by_tool = Counter((r["tool"], r["split"]) for r in rows)
     for cat in CATEGORIES:
-        cells = [
-            sum(1 for r in rows if r["category"] == cat and r["split"] == s and r["label"] == lab)
-            for s in SPLITS
-            for lab in ("success", "failure")
-        ]
+        cells = [by_cell[cat, s, lab] for s, lab in columns]
         out.append(f"| {cat} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
-    tot = [
-        sum(1 for r in rows if r["split"] == s and r["label"] == lab)
-        for s in SPLITS
-        for lab in ("success", "failure")
-    ]
+    by_side = Counter((r["split"], r["label"]) for r in rows)
+    tot = [by_side[column] for column in columns]
     out.append("| **all** | " + " | ".join(map(str, tot)) + f" | {sum(tot)} |")
     out += [
         "",
@@ -414,7 +410,7 @@ def stats(split: dict[str, dict[str, str]]) -> str:
         "| --- |" + " ---: |" * (len(SPLITS) + 1),
     ]
     for tool in sorted({r["tool"] for r in rows}):
-        n = [sum(1 for r in rows if r["tool"] == tool and r["split"] == s) for s in SPLITS]
+        n = [by_tool[tool, s] for s in SPLITS]
         out.append(f"| {tool} | " + " | ".join(map(str, n)) + f" | {sum(n)} |")
     return "\n".join(out)
 
