@@ -36,6 +36,7 @@ _WEIGHT_ORDER = {
     BlockWeight.VACUOUS: 1,
     BlockWeight.ERROR: 2,
     BlockWeight.FATAL: 3,
+    BlockWeight.SUMMARY: 4,
 }
 # A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
@@ -295,7 +296,7 @@ class LineJudge:
             and (weight is BlockWeight.SUMMARY) == (self._block_weight is BlockWeight.SUMMARY)
         ):
             self._block.add(line)  # adjacent error lines form one block
-            if _WEIGHT_ORDER.get(weight, 4) > _WEIGHT_ORDER.get(self._block_weight, 4):
+            if _WEIGHT_ORDER[weight] > _WEIGHT_ORDER[self._block_weight]:
                 self._block_weight = weight
         else:
             self._close_block()
