@@ -1,6 +1,6 @@
 """The run corpus (corpus/) is whole: every stored run has a frozen split row that agrees with it,
-every category is on both sides of the tune/heldout split, and the fresh batch (split ``fresh``,
-scored once) covers every category too."""
+every category is on both sides of the tune/heldout split, and each fresh batch (held out in
+split ``fresh`` until its one score) covers every category too."""
 
 from __future__ import annotations
 
