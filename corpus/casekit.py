@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -122,6 +122,25 @@ def case(
     if label is None:
         label = _CATEGORY_LABEL[category]
     return Case(id, tool, category, label, why, cmd, **kw)  # type: ignore[arg-type]
+
+
+def batch(prefix: str) -> tuple[list[Case], Callable[..., None]]:
+    """A case list and its ``add(id, tool, category, label, why, cmd, **kw)``, which files each
+    case as ``<prefix>-<id>`` (a fresh batch's ids share its prefix: corpus/README.md)."""
+    cases: list[Case] = []
+
+    def add(
+        id: str,
+        tool: str,
+        category: str,
+        label: Label | None,
+        why: str,
+        cmd: str | list[str],
+        **kw: object,
+    ) -> None:
+        cases.append(case(f"{prefix}-{id}", tool, category, label, why, cmd, **kw))
+
+    return cases, add
 
 
 def dedent(text: str) -> str:

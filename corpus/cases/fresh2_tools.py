@@ -4,13 +4,9 @@ datamash, miller, cloc, moreutils (chronic, ts, sponge) and SWI-Prolog."""
 
 from __future__ import annotations
 
-from casekit import Case, case, dedent
+from casekit import batch, dedent
 
-CASES: list[Case] = []
-
-
-def add(id: str, tool: str, category: str, label: str | None, why: str, cmd, **kw) -> None:  # type: ignore[no-untyped-def]
-    CASES.append(case(f"fresh2-{id}", tool, category, label, why, cmd, **kw))  # type: ignore[arg-type]
+CASES, add = batch("fresh2")
 
 
 # --- ripgrep -------------------------------------------------------------------------------------

@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import json
 
-from casekit import Case, case
+from casekit import batch
 
-CASES: list[Case] = []
-
-
-def add(id: str, tool: str, category: str, label: str | None, why: str, cmd, **kw) -> None:  # type: ignore[no-untyped-def]
-    CASES.append(case(f"fresh4-{id}", tool, category, label, why, cmd, **kw))  # type: ignore[arg-type]
+CASES, add = batch("fresh4")
 
 
 LINK_NM = 'ln -s "$(dirname "$(command -v tsc)")/.." node_modules'

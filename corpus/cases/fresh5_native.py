@@ -3,13 +3,9 @@ make, cmake, git, curl, wget, bash, java/javac/mvn, php, ruby, perl and sqlite3.
 
 from __future__ import annotations
 
-from casekit import Case, case, dedent
+from casekit import batch, dedent
 
-CASES: list[Case] = []
-
-
-def add(id: str, tool: str, category: str, label: str | None, why: str, cmd, **kw) -> None:  # type: ignore[no-untyped-def]
-    CASES.append(case(f"fresh5-{id}", tool, category, label, why, cmd, **kw))  # type: ignore[arg-type]
+CASES, add = batch("fresh5")
 
 
 # --- cargo / rustc -------------------------------------------------------------------------------

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 import json
 
-from casekit import Case, case, dedent
+from casekit import batch, dedent
 
-CASES: list[Case] = []
-
-
-def add(id: str, tool: str, category: str, label: str | None, why: str, cmd, **kw) -> None:  # type: ignore[no-untyped-def]
-    CASES.append(case(f"fresh5-{id}", tool, category, label, why, cmd, **kw))  # type: ignore[arg-type]
+CASES, add = batch("fresh5")
 
 
 # --- rubocop -------------------------------------------------------------------------------------

@@ -3,13 +3,9 @@ vitest, mocha, node --test, tsc, eslint, prettier, sucrase, knip, wait-on)."""
 
 from __future__ import annotations
 
-from casekit import Case, case, dedent
+from casekit import batch, dedent
 
-CASES: list[Case] = []
-
-
-def add(id: str, tool: str, category: str, label: str | None, why: str, cmd, **kw) -> None:  # type: ignore[no-untyped-def]
-    CASES.append(case(f"fresh6-{id}", tool, category, label, why, cmd, **kw))  # type: ignore[arg-type]
+CASES, add = batch("fresh6")
 
 
 PKG = '{"name": "app", "version": "1.0.0", "private": true}\n'

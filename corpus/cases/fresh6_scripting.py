@@ -3,13 +3,9 @@ sqlite3, php, ruby, perl, jq, envsubst, script)."""
 
 from __future__ import annotations
 
-from casekit import Case, case
+from casekit import batch
 
-CASES: list[Case] = []
-
-
-def add(id: str, tool: str, category: str, label: str | None, why: str, cmd, **kw) -> None:  # type: ignore[no-untyped-def]
-    CASES.append(case(f"fresh6-{id}", tool, category, label, why, cmd, **kw))  # type: ignore[arg-type]
+CASES, add = batch("fresh6")
 
 
 REPO = "git init -q -b main . && git add -A && git commit -qm init"

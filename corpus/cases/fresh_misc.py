@@ -3,13 +3,9 @@ xmllint, xmlstarlet, rspec, busted, and more runs of bash, php, perl, ruby, curl
 
 from __future__ import annotations
 
-from casekit import Case, case, dedent
+from casekit import batch, dedent
 
-CASES: list[Case] = []
-
-
-def add(id: str, tool: str, category: str, label: str | None, why: str, cmd, **kw) -> None:  # type: ignore[no-untyped-def]
-    CASES.append(case(f"fresh-{id}", tool, category, label, why, cmd, **kw))  # type: ignore[arg-type]
+CASES, add = batch("fresh")
 
 
 # Host and port of the local WSGI app, for raw-socket clients.
