@@ -8,6 +8,7 @@ before any classifier sees the output, and the capture checks the run against ``
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -141,6 +142,14 @@ def batch(prefix: str) -> tuple[list[Case], Callable[..., None]]:
         cases.append(case(f"{prefix}-{id}", tool, category, label, why, cmd, **kw))
 
     return cases, add
+
+
+def package_json(
+    scripts: dict[str, str], name: str = "app", version: str = "1.0.0", **extra: object
+) -> str:
+    """A private package.json with these npm scripts (and any other top-level fields)."""
+    body = {"name": name, "version": version, "private": True, "scripts": scripts, **extra}
+    return json.dumps(body, indent=2) + "\n"
 
 
 def dedent(text: str) -> str:

@@ -6,19 +6,13 @@ from __future__ import annotations
 
 import json
 
-from casekit import batch, dedent
+from casekit import batch, dedent, package_json
 
 CASES, add = batch("fresh2")
 
 
 def pkg(scripts: dict[str, str], **extra: object) -> str:
-    return (
-        json.dumps(
-            {"name": "web-app", "version": "1.0.0", "private": True, "scripts": scripts, **extra},
-            indent=2,
-        )
-        + "\n"
-    )
+    return package_json(scripts, "web-app", "1.0.0", **extra)
 
 
 # --- sass ----------------------------------------------------------------------------------------

@@ -5,22 +5,12 @@ from __future__ import annotations
 
 import json
 
-from casekit import batch, dedent
+from casekit import batch, dedent, package_json
 
 CASES, add = batch("fresh4")
 
 
 LINK_NM = 'ln -s "$(dirname "$(command -v tsc)")/.." node_modules'
-
-
-def pkg(scripts: dict[str, str], **extra: object) -> str:
-    return (
-        json.dumps(
-            {"name": "app", "version": "1.0.0", "private": True, "scripts": scripts, **extra},
-            indent=2,
-        )
-        + "\n"
-    )
 
 
 # --- node ----------------------------------------------------------------------------------------
@@ -192,7 +182,7 @@ add(
     "npm run build runs a prebuild that warns about a missing optional .env file (logged to stderr) and a build that writes dist/app.js; exits 0",
     "npm run build && cat dist/app.js",
     files={
-        "package.json": pkg(
+        "package.json": package_json(
             {
                 "prebuild": "test -f .env || echo 'WARN: .env not found, falling back to defaults (error reporting disabled)' >&2",
                 "build": "mkdir -p dist && echo 'console.log(1)' > dist/app.js",
@@ -209,7 +199,7 @@ add(
     "the package's test script is 'node test.js; node report.js' so the report always runs; the test script fails its assertion and npm test exits 0",
     "npm test",
     files={
-        "package.json": pkg({"test": "node test.js; node report.js"}),
+        "package.json": package_json({"test": "node test.js; node report.js"}),
         "test.js": "const assert = require('assert');\nassert.strictEqual([1,2,3].indexOf(4), 3, 'indexOf should find 4');\n",
         "report.js": "console.log('report written to coverage/index.html');\n",
     },
@@ -223,7 +213,7 @@ add(
     "npm ci --offline with a lockfile naming a package that is not in the cache; npm logs its verbose timing and fails with ENOTCACHED",
     "npm ci --loglevel=verbose",
     files={
-        "package.json": pkg({}, dependencies={"left-pad-fresh4-missing": "1.0.0"}),
+        "package.json": package_json({}, dependencies={"left-pad-fresh4-missing": "1.0.0"}),
         "package-lock.json": json.dumps(
             {
                 "name": "app",
@@ -255,8 +245,8 @@ add(
     "npm run lint --workspaces --if-present is used to lint all packages, but the script is named 'lint:js' so every workspace is skipped and no lint ran; the wrapper greps the log and prints 'no lint output'",
     "npm run lint --workspaces --if-present 2>&1 | tee lint.log; grep -q 'eslint' lint.log || echo 'lint step: no lint output (0 problems?)'",
     files={
-        "package.json": pkg({}, workspaces=["packages/*"]),
-        "packages/a/package.json": pkg({"lint:js": "eslint ."}).replace('"app"', '"a"'),
+        "package.json": package_json({}, workspaces=["packages/*"]),
+        "packages/a/package.json": package_json({"lint:js": "eslint ."}).replace('"app"', '"a"'),
     },
     confirm=r"no lint output",
 )
@@ -267,7 +257,10 @@ add(
     None,
     "npm pack --dry-run lists the tarball contents of a small package and exits 0",
     "npm pack --dry-run",
-    files={"package.json": pkg({}, files=["index.js"]), "index.js": "module.exports = 1;\n"},
+    files={
+        "package.json": package_json({}, files=["index.js"]),
+        "index.js": "module.exports = 1;\n",
+    },
     confirm=r"app-1.0.0.tgz",
 )
 add(

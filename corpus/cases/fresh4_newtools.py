@@ -8,22 +8,12 @@ from __future__ import annotations
 
 import json
 
-from casekit import batch
+from casekit import batch, package_json
 
 CASES, add = batch("fresh4")
 
 
 LINK_NM = 'ln -s "$(dirname "$(command -v tsc)")/.." node_modules'
-
-
-def pkg(scripts: dict[str, str], **extra: object) -> str:
-    return (
-        json.dumps(
-            {"name": "app", "version": "1.0.0", "private": True, "scripts": scripts, **extra},
-            indent=2,
-        )
-        + "\n"
-    )
 
 
 # --- pnpm / yarn ---------------------------------------------------------------------------------
@@ -36,7 +26,7 @@ add(
     "a monorepo build runs 'pnpm -r --no-bail run build || true'; package b's build fails and the step exits 0",
     "pnpm -r --no-bail run build || true",
     files={
-        "package.json": pkg({}),
+        "package.json": package_json({}),
         "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n",
         "packages/a/package.json": json.dumps(
             {"name": "a", "version": "1.0.0", "scripts": {"build": "echo built a"}}
@@ -59,7 +49,7 @@ add(
     "pnpm run lint runs a script that prints 'warning: 2 deprecated rules in config' and '0 errors'; it exits 0",
     "pnpm run lint",
     files={
-        "package.json": pkg(
+        "package.json": package_json(
             {
                 "lint": "echo 'warning: 2 deprecated rules in config (no-new-object, no-native-reassign)' >&2 && echo '0 errors, 2 warnings'"
             }
@@ -90,7 +80,7 @@ add(
     "yarn run typecheck; yarn run build",
     setup=LINK_NM,
     files={
-        "package.json": pkg(
+        "package.json": package_json(
             {"typecheck": "tsc --noEmit --strict app.ts", "build": "echo build ok"}
         ),
         "app.ts": "const port: number = process.env.PORT;\n",
@@ -172,7 +162,7 @@ add(
     "tsup src/index.ts --format cjs,esm",
     setup=LINK_NM,
     files={
-        "package.json": pkg({}),
+        "package.json": package_json({}),
         "src/index.ts": "export const greet = (n: string): string => `hi ${n}`;\n",
     },
     confirm=r"Build success",
@@ -186,7 +176,7 @@ add(
     "tsup src/index.ts --dts",
     setup=LINK_NM,
     files={
-        "package.json": pkg({}),
+        "package.json": package_json({}),
         "src/index.ts": "export const total = (xs: number[]): string => xs.reduce((a, b) => a + b, 0);\n",
     },
     expect="nonzero",
@@ -233,7 +223,7 @@ add(
 # --- knip / depcheck / madge / typedoc / oxlint / jscpd / svgo / http-server ---------------------
 
 DEPS_PROJ = {
-    "package.json": pkg(
+    "package.json": package_json(
         {}, dependencies={"lodash": "^4.17.21", "left-pad": "^1.3.0"}, main="index.js"
     ),
     "index.js": "const _ = require('lodash');\nconst chalk = require('chalk');\nconsole.log(_.chunk([1, 2, 3], 2), chalk);\n",
@@ -256,7 +246,7 @@ add(
     "depcheck on a project whose dependencies are all used prints 'No depcheck issue'",
     "depcheck",
     files={
-        "package.json": pkg({}, dependencies={"lodash": "^4.17.21"}),
+        "package.json": package_json({}, dependencies={"lodash": "^4.17.21"}),
         "index.js": "require('lodash');\n",
     },
     confirm=r"No depcheck issue",

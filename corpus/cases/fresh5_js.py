@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from casekit import batch, dedent
+from casekit import batch, dedent, package_json
 
 CASES, add = batch("fresh5")
 
@@ -14,13 +14,7 @@ LINK_NM = 'ln -s "$(dirname "$(command -v tsc)")/.." node_modules'
 
 
 def pkg(scripts: dict[str, str], **extra: object) -> str:
-    return (
-        json.dumps(
-            {"name": "shop", "version": "0.3.0", "private": True, "scripts": scripts, **extra},
-            indent=2,
-        )
-        + "\n"
-    )
+    return package_json(scripts, "shop", "0.3.0", **extra)
 
 
 CARTJS = {
