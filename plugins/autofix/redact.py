@@ -63,12 +63,20 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     # JWTs.
     (re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), REDACTED),
-    # Passwords in URLs: scheme://user:password@host
-    (re.compile(r"([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]*:)[^\s@/]+@"), r"\1" + REDACTED + "@"),
-    # key=value / "key": "value" for secret-looking names.
+    # Passwords in URLs: scheme://user:password@host. The scheme's run of characters is read
+    # once from its start, without backtracking: a long run without "://" stays linear.
     (
         re.compile(
-            r"(?i)([\"']?\b[\w.\-]*(?:api[_\-]?key|access[_\-]?key|secret(?:[_\-]?key)?|token|passw(?:or)?d|pwd"
+            r"((?<![a-zA-Z0-9+.\-])[0-9+.\-]*+[a-zA-Z][a-zA-Z0-9+.\-]*+://[^\s:/@]*:)[^\s@/]+@"
+        ),
+        r"\1" + REDACTED + "@",
+    ),
+    # key=value / "key": "value" for secret-looking names. The match starts at the name's
+    # secret word, not at the name's start: the rest of the name is kept as it is either way,
+    # and a prefix read back over dotted names was quadratic in the line's length.
+    (
+        re.compile(
+            r"(?i)((?:api[_\-]?key|access[_\-]?key|secret(?:[_\-]?key)?|token|passw(?:or)?d|pwd"
             r"|credentials?|auth(?:orization)?)[\"']?"
             r"\s*[=:]\s*)([\"']?)([^\s\"',;}{]{4,})(\2)"
         ),
