@@ -1770,6 +1770,71 @@ CASES: list[tuple[str, bool, str, str]] = [
         "=ERROR REPORT==== 2-Jan-2026::10:00:00.100135 ===\nconnection to db1 lost: econnreset, reconnecting\nreconnected, sum=6\n",
         "",
     ),
+    (
+        "node-spawn-enoent-logged",
+        False,
+        "codegen done\n",
+        "codegen: spawn protoc-gen-ts ENOENT\n",
+    ),
+    (
+        "node-connect-refused-logged",
+        False,
+        "",
+        "fetch failed: connect ECONNREFUSED 127.0.0.1:5432\n",
+    ),
+    (
+        "node-eacces-uv",
+        False,
+        "",
+        "could not write cache: EACCES: permission denied, open '/var/cache/app/x.json'\n",
+    ),
+    (
+        "node-econnrefused-retried",
+        True,
+        "connected after 3 attempts\n",
+        "connect ECONNREFUSED 127.0.0.1:6379, retrying in 1s\nconnect ECONNREFUSED 127.0.0.1:6379, retrying in 2s\n",
+    ),
+    (
+        "cmake-download-status",
+        False,
+        '-- download: "HTTP response code said error"\n-- done\n',
+        "",
+    ),
+    (
+        "php-curl-resolve",
+        False,
+        "fetch failed: Could not resolve host: x (Couldn't resolve host name)\n",
+        "",
+    ),
+    ("jq-fail-count", False, "pass: 4\nfail: 1\n", ""),
+    ("label-failed-count", False, "Checked 12 links\nFAILED: 2\n", ""),
+    ("label-fail-zero", True, "pass: 5\nfail: 0\n", ""),
+    (
+        "knip-findings",
+        False,
+        "Unused files (1)\nsrc/old.js\nUnused exports (2)\nsub  src/math.js:2:9\nmul  src/math.js:3:9\n",
+        "",
+    ),
+    ("knip-clean", True, "\u2702\ufe0f  Excellent, Knip found no issues.\n", ""),
+    (
+        "go-gcflags-m-notes",
+        True,
+        "64\n",
+        "# example.com/svc\n./main.go:7:6: can inline newBuf\n./main.go:9:26: inlining call to fmt.Println\n./main.go:7:29: &buf{} escapes to heap\n./main.go:9:26: ... argument does not escape\n./main.go:12:2: moved to heap: cfg\n./main.go:14:10: leaking param: p\n",
+    ),
+    ("go-build-error-still", False, "", "# example.com/svc\n./main.go:7:6: undefined: newBuf\n"),
+    (
+        "sqlite-retry-committed",
+        True,
+        "committed on attempt 3\n",
+        "ERROR attempt 1: sqlite3.OperationalError: database is locked\nERROR attempt 2: sqlite3.OperationalError: database is locked\n",
+    ),
+    (
+        "ls-error-on-stdout",
+        False,
+        "export finished\nls: cannot access 'out.csv': No such file or directory\n",
+        "",
+    ),
 ]
 
 

@@ -84,6 +84,19 @@ UNDETECTABLE = {
     "fresh5-gofmt-list-or-true": "gofmt -l prints only a file name",
     "fresh5-lizard-ccn-warnings-exit0": "a table's `Warning cnt` column is the only evidence",
     "fresh5-prettier-check-list-different-or-true": "prettier --list-different prints only file names",
+    "fresh6-diff-cover-report-no-threshold": "a coverage report without a threshold: `75%` is data",
+    "fresh6-envsubst-missing-var-empty": "an empty host in the rendered file, and no message",
+    "fresh6-gfortran-nan-ieee-note": "`NaN` printed as a value",
+    "fresh6-java-completablefuture-exceptionally": (
+        "each failed lookup is logged at WARN, the level the program chose for it"
+    ),
+    "fresh6-jest-list-tests-instead-of-run": "a helper's own `threw:` words, no exception name",
+    "fresh6-nm-undefined-symbols-grep-echo": "a script's own words (`not exported`)",
+    "fresh6-npm-test-if-present-missing-script": "npm skips a missing script without a word",
+    "fresh6-pretty-format-json-no-autofix-semicolon": "a diff, which fixers print on success too",
+    "fresh6-pybabel-compile-fuzzy-skipped": "`marked as fuzzy, skipping` is the normal note",
+    "fresh6-sqlite3-foreign-key-check-rows": "orphaned rows printed as data",
+    "fresh6-tomlq-wrong-table-null": "`null` printed as a value",
     "fresh3-npm-ci-script-semicolon": (
         "the next step's `4 passed` on stdout outweighs the lint error on stderr, as it must for "
         "tests whose code under test logs errors"
@@ -101,14 +114,14 @@ def test_no_false_success_on_the_tune_split() -> None:
 
 
 def test_false_failures_on_the_tune_split_stay_few() -> None:
-    """Not a hard target like false successes (fail-safe), but a regression guard: 22 of 566
+    """Not a hard target like false successes (fail-safe), but a regression guard: 23 of 609
     today (recoveries the output does not announce, errors a script handles on purpose)."""
     false_failures = [
         run_id
         for run_id, label, code, out, err in RUNS
         if label == "success" and not verdict(code, out, err).success
     ]
-    assert len(false_failures) <= 22, false_failures
+    assert len(false_failures) <= 23, false_failures
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run[0] for run in RUNS])

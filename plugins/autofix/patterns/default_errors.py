@@ -274,13 +274,39 @@ ERROR_RULES = [
         case_sensitive=False,
     ),
     rule(
+        "node-system-error",
+        "error",
+        "regex",
+        r"\b(?:spawn(?:Sync)? \S+|connect|getaddrinfo|read|write|listen|bind|open|mkdir|rmdir"
+        r"|scandir|unlink|rename|stat|lstat|access|copyfile|symlink|readlink|chmod|kill) E(?:NOENT"
+        r"|ACCES|PERM|CONNREFUSED|CONNRESET|ADDRINUSE|ADDRNOTAVAIL|NOTFOUND|AI_AGAIN|TIMEDOUT|PIPE"
+        r"|HOSTUNREACH|NETUNREACH|EXIST|ISDIR|NOTDIR|NOTEMPTY|MFILE|NOSPC|ROFS|BUSY)\b"
+        r"|\bE(?:ACCES|PERM|EXIST|ISDIR|NOTDIR|NOTEMPTY|MFILE|NOSPC|ROFS|BUSY|ADDRINUSE): [a-z][a-z ]+, "
+        r"[a-z]+\b",
+        "Node's system errors, `syscall CODE` (`spawn protoc ENOENT`, `connect ECONNREFUSED ...`) "
+        "and `CODE: description, syscall` (`EACCES: permission denied, open '...'`)",
+    ),
+    rule(
+        "libcurl-error",
+        "error",
+        "regex",
+        r"\bHTTP response code said error\b|\bCouldn't resolve host name\b|\bCouldn't connect "
+        r"to server\b|\bThe requested URL returned error: [45]\d\d\b|\bSSL peer certificate or "
+        r"SSH remote key was not OK\b|\bFailure when receiving data from the peer\b",
+        "libcurl's error texts, which tools that download through it print (CMake's "
+        "file(DOWNLOAD) status, git, PHP)",
+        both_streams=True,
+    ),
+    rule(
         "program-error",
         "error",
         "regex",
         r"^[\w.\-]+:(?: [^:\n]{1,80}:)? ?[ \t](?:error\b|cannot |can't |could not |couldn't "
         r"|unable to |failed to )",
-        "GNU-style `program: [where:] error/cannot/unable to ...` (jq, unzip, tar, sed, cp)",
+        "GNU-style `program: [where:] error/cannot/unable to ...` (jq, unzip, tar, sed, cp), on "
+        "stdout too (a script's `2>&1`)",
         case_sensitive=False,
+        both_streams=True,
     ),
     rule(
         "shell-error",

@@ -90,10 +90,11 @@ _BEFORE_SUMMARIES = [
         "checker-finding",
         "error",
         "regex",
-        r"\[-Wclang-format-violations\]|\[clang-analyzer-[\w.\-]+\]|^possible bashism in [^\n]+ line \d+",
+        r"\[-Wclang-format-violations\]|\[clang-analyzer-[\w.\-]+\]|^possible bashism in [^\n]+ line \d+"
+        r"|^(?:Unused|Unlisted|Unresolved|Duplicate) (?:[a-z]+ )?[a-zA-Z]+ \([1-9]\d*\)",
         "a check's finding that reads like a compiler warning: clang-format --dry-run's "
         "violations, clang-tidy's static-analyser bugs (use after free, null dereference), "
-        "checkbashisms",
+        "checkbashisms; knip's sections of findings (`Unused files (1)`)",
         both_streams=True,
     ),
     rule(
@@ -121,6 +122,14 @@ _BEFORE_SUMMARIES = [
         # it try every rule on every line), and Vectorscan 5.4.12 loses some `^\++ ` hits.
         r"^(?:\+|\+\+|\+\+\+|\+\+\+\+) ",
         "`set -x` trace lines (`+ cmd`, `++ cmd`): the commands, not their output",
+    ),
+    rule(
+        "go-optimization-note",
+        "noise",
+        "regex",
+        r"^[\w./\-]+\.go:\d+:\d+: (?:can inline |cannot inline |inlining call to |leaking param"
+        r"|moved to heap: |[^\n]*(?:escapes to heap|does not escape)\b)",
+        "go build -gcflags=-m's inlining and escape-analysis notes (shaped like build errors)",
     ),
     rule(
         "strace-call",
@@ -236,7 +245,8 @@ _FAILURE_SUMMARIES = [
         r"|^Result: FAIL\b|^Failed \d+/\d+ test programs|^(?:Fail|Timeout|Unexpected Pass): +[1-9]"
         r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b|^Aborted with \d+ warnings? in strict mode"
         r"|\(with warnings treated as errors\)|\b[1-9]\d* failed (?:tests?|specs?|checks?|jobs?|files?)\b"
-        r"|\b(?:[Ff]ailures|[Ff]ailed|[Ee]rrors|[Tt]otal errors found|[Ii]ssues found)(?:: | = )[1-9]\d*\b"
+        r"|\b(?:[Ff]ail(?:ures|ed|ing)?|FAIL(?:URES|ED)?|[Ee]rrors|ERRORS|[Tt]otal errors found"
+        r"|[Ii]ssues found)(?:: | = )[1-9]\d*\b"
         r"|\bFAIL Required test coverage of [\d.]+% not reached\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
@@ -295,8 +305,10 @@ _SUCCESS_SUMMARIES = [
         "recovered-after-retries",
         "success_summary",
         "regex",
-        r"\b(?:ok|OK|succeeded|successful|recovered|connected|reconnected|fetched|done|completed)"
-        r" (?:after|on) (?:attempt #?\d+|\d+ (?:attempts|retries|tries))\b",
+        r"\b(?:ok|OK|succeeded|successful|recovered|connected|reconnected|fetched|done|completed"
+        r"|committed|saved|written|sent|published|delivered|uploaded|downloaded|acquired|applied"
+        r"|loaded|received|obtained|worked|ready) (?:after|on) (?:attempt #?\d+|\d+ (?:attempts"
+        r"|retries|tries))\b",
         "the operation that was retried says it succeeded (`fetched: ok after 3 attempts`): it "
         "outweighs the failed attempts' errors logged before it or on the other stream",
     ),
