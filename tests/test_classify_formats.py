@@ -1835,6 +1835,26 @@ CASES: list[tuple[str, bool, str, str]] = [
         "export finished\nls: cannot access 'out.csv': No such file or directory\n",
         "",
     ),
+    ("or-echo-step-failed", False, "Build failed, continuing with the cached bundle\n", ""),
+    ("step-failed-stderr", False, "", "Migration failed.\n"),
+    ("usage-error-unknown-option", False, "", "unknown option: --colour\n"),
+    ("usage-error-invalid-option", False, "", "invalid option -- 'z'\n"),
+    (
+        "sha256-mismatch",
+        False,
+        "",
+        "downloaded tool.tar.gz: SHA256 mismatch, refusing to install\n",
+    ),
+    (
+        "pydantic-validation-error",
+        False,
+        "1 validation error for Settings\nport\n  Input should be a valid integer [type=int_parsing]\n",
+        "",
+    ),
+    ("glibc-double-free", False, "", "double free or corruption (fasttop)\n"),
+    ("n-tests-failed", False, "Ran the suite: 3 tests failed\n", ""),
+    ("surefire-test-failures", False, "[INFO] There are test failures.\n", ""),
+    ("zero-tests-failed-ok", True, "12 tests passed, 0 tests failed\n", ""),
 ]
 
 

@@ -298,6 +298,34 @@ ERROR_RULES = [
         both_streams=True,
     ),
     rule(
+        "usage-error",
+        "error",
+        "regex",
+        r"(?:^|: )(?:[Uu]nknown|[Uu]nrecognized|[Ii]nvalid|[Ii]llegal) (?:option|argument|command"
+        r"|flag|subcommand)s?\b",
+        "a command line the program refused (`unknown option: --foo`, `invalid option -- 'z'`)",
+        both_streams=True,
+    ),
+    rule(
+        "integrity-failure",
+        "error",
+        "regex",
+        r"\b(?:[Cc]hecksum|[Hh]ash|[Dd]igest|SHA-?\d+|sha\d+|MD5|md5|[Ii]ntegrity|[Ss]ignature)"
+        r"(?: check| verification)? (?:mismatch|failed|FAILED)\b|^\d+ validation errors? for [\w.]+",
+        "a checksum, digest or signature that did not match, and pydantic's `1 validation error "
+        "for Model`",
+        both_streams=True,
+    ),
+    rule(
+        "step-failed",
+        "error",
+        "regex",
+        r"^[A-Z][a-z]+ (?:[a-z]+ )?failed\b",
+        "a line that starts by saying a step failed (`Compilation failed`, `Build step failed, "
+        "continuing`): often a script's `|| echo` message",
+        both_streams=True,
+    ),
+    rule(
         "program-error",
         "error",
         "regex",
@@ -455,8 +483,8 @@ ERROR_RULES = [
         "memory-corruption",
         "error",
         "regex",
-        r"\*\*\* stack smashing detected \*\*\*|^(?:free|malloc|realloc|munmap_chunk|malloc_consolidate"
-        r"|double free or corruption)\b[^\n]*(?:invalid|corrupt|detected|unaligned)"
+        r"\*\*\* stack smashing detected \*\*\*|^(?:free|malloc|realloc|munmap_chunk|malloc_consolidate)"
+        r"\b[^\n]*(?:invalid|corrupt|detected|unaligned)|^double free or corruption\b"
         r"|^corrupted (?:size|double-linked list)\b|^memory allocation of \d+ bytes failed",
         "glibc's heap and stack-protector aborts, Rust's allocation failure",
         weight="fatal",

@@ -91,7 +91,7 @@ _BEFORE_SUMMARIES = [
         "error",
         "regex",
         r"\[-Wclang-format-violations\]|\[clang-analyzer-[\w.\-]+\]|^possible bashism in [^\n]+ line \d+"
-        r"|^(?:Unused|Unlisted|Unresolved|Duplicate) (?:[a-z]+ )?[a-zA-Z]+ \([1-9]\d*\)",
+        r"|^(?:Unused|Unlisted|Unresolved|Duplicate) [a-zA-Z]+(?: [a-z]+)? \([1-9]\d*\)",
         "a check's finding that reads like a compiler warning: clang-format --dry-run's "
         "violations, clang-tidy's static-analyser bugs (use after free, null dereference), "
         "checkbashisms; knip's sections of findings (`Unused files (1)`)",
@@ -247,7 +247,9 @@ _FAILURE_SUMMARIES = [
         r"|\(with warnings treated as errors\)|\b[1-9]\d* failed (?:tests?|specs?|checks?|jobs?|files?)\b"
         r"|\b(?:[Ff]ail(?:ures|ed|ing)?|FAIL(?:URES|ED)?|[Ee]rrors|ERRORS|[Tt]otal errors found"
         r"|[Ii]ssues found)(?:: | = )[1-9]\d*\b"
-        r"|\bFAIL Required test coverage of [\d.]+% not reached\b",
+        r"|\bFAIL Required test coverage of [\d.]+% not reached\b|\bThere (?:were|are) test failures\b"
+        r"|\b[1-9]\d* (?:tests?|specs?|checks?|jobs?|files?|steps?|tasks?|suites?|examples?|scenarios?"
+        r"|assertions?|hooks?) (?:failed|failing)\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
         "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and "
