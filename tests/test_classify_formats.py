@@ -1837,6 +1837,7 @@ CASES: list[tuple[str, bool, str, str]] = [
     ),
     ("or-echo-step-failed", False, "Build failed, continuing with the cached bundle\n", ""),
     ("step-failed-stderr", False, "", "Migration failed.\n"),
+    ("or-echo-lower-case", False, "bundle ready\nlint failed\n", ""),
     ("usage-error-unknown-option", False, "", "unknown option: --colour\n"),
     ("usage-error-invalid-option", False, "", "invalid option -- 'z'\n"),
     (
