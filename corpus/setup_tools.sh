@@ -115,4 +115,18 @@ if [[ ! -x "$tools/node/node_modules/.bin/wait-on" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
     knip@5 wait-on@8 sucrase@3)
 fi
+# The seventh fresh batch (cases/fresh7_*.py): more tools new to the corpus (jar, jshell, keytool,
+# gem, erb, podchecker, json_pp, mix, erlc, dune, msgfmt, gcov, ar, size, ctest, isutf8, mispipe,
+# timeout, md5sum, check-json, check-toml, jsonschema, pygmentize and csvgrep come with packages
+# installed above).
+fresh7_apt=(apache2-utils expect shunit2 netcat-openbsd gron)
+apt_install "${fresh7_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'httpie==3.*' 'gitlint-core==0.*' 'ast-grep-cli==0.*' 'cmakelang==0.*' \
+  'djlint==1.*' 'rust-just==1.*' 'cram==0.*' 'yamale==6.*'
+if [[ ! -x "$tools/node/node_modules/.bin/qunit" ]]; then
+  # --ignore-scripts: lefthook's postinstall would install its git hooks into the enclosing repo.
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
+    qunit@2 uglify-js@3 clean-css-cli@5 zx@8 lefthook@1 publint@0 jsonlint@1 html-minifier-terser@7)
+fi
 echo "tools ready in $tools"
