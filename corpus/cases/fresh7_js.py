@@ -348,7 +348,7 @@ add(
     "html-minifier-terser cannot parse a template with a broken tag and exits 1 with a parse error",
     "html-minifier-terser --collapse-whitespace --remove-comments -o dist/index.html index.html",
     files={
-        "index.html": "<!doctype html>\n<html>\n<body>\n  <div class=\"hero\">\n    <h1>Welcome</h1>\n    <p>Sign up <a href=\"/join\"<b>today</b></a></p>\n  </div>\n</body>\n</html>\n",
+        "index.html": '<!doctype html>\n<html>\n<body>\n  <div class="hero">\n    <h1>Welcome</h1>\n    <p>Sign up <a href="/join"<b>today</b></a></p>\n  </div>\n</body>\n</html>\n',
     },
     expect=1,
     confirm=r"Parse Error",

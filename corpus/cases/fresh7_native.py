@@ -127,9 +127,9 @@ add(
     "exit0_hidden_failure",
     None,
     "a firmware size gate prints a message from awk when .text exceeds the 1 KiB budget but never exits non-zero; the binary is over budget and the gate exits 0",
-    "gcc -Os -o fw fw.c -lm && size fw | awk 'NR==2 { if ($1 > 1024) print \"text segment \" $1 \" bytes exceeds budget of 1024\"; else print \"size ok\" }'",
+    'gcc -Os -o fw fw.c -lm && size fw | awk \'NR==2 { if ($1 > 1024) print "text segment " $1 " bytes exceeds budget of 1024"; else print "size ok" }\'',
     files={
-        "fw.c": "#include <stdio.h>\n#include <math.h>\nint main(int c, char **v){ printf(\"%f %s\\n\", sqrt((double)c), v[0]); return 0; }\n",
+        "fw.c": '#include <stdio.h>\n#include <math.h>\nint main(int c, char **v){ printf("%f %s\\n", sqrt((double)c), v[0]); return 0; }\n',
     },
     needs=("size", "gcc"),
     confirm=r"exceeds budget",
@@ -170,7 +170,7 @@ add(
     files={
         "rules.mk": "clean:\n\trm -f *.o\n",
         "Makefile": "app: main.o\n\t$(CC) -o $@ $^\n\nmain.o: main.c\n\t$(CC) -c main.c\n\nclean:\n\trm -f *.o app\n\ninclude rules.mk\n",
-        "main.c": "#include <stdio.h>\nint main(void){puts(\"app built\");return 0;}\n",
+        "main.c": '#include <stdio.h>\nint main(void){puts("app built");return 0;}\n',
     },
     needs=("make", "gcc"),
     confirm=r"(?s)(?=.*warning: overriding recipe)(?=.*app built)",
@@ -238,7 +238,7 @@ add(
     "cmake -S . -B build && cmake --build build && ./build/hello",
     files={
         "CMakeLists.txt": "cmake_minimum_required(VERSION 2.8)\nproject(hello C)\nadd_executable(hello hello.c)\n",
-        "hello.c": "#include <stdio.h>\nint main(void){puts(\"hello from cmake\");return 0;}\n",
+        "hello.c": '#include <stdio.h>\nint main(void){puts("hello from cmake");return 0;}\n',
     },
     timeout=90,
     confirm=r"(?s)(?=.*Deprecation Warning)(?=.*hello from cmake)",
@@ -287,7 +287,7 @@ add(
     "cargo build --color=always && ./target/debug/greeter",
     files={
         "Cargo.toml": CARGO_TOML.format(name="greeter"),
-        "src/main.rs": "fn legacy_banner() -> &'static str { \"v0\" }\n\nfn main() {\n    let retries = 3;\n    println!(\"hello from greeter\");\n}\n",
+        "src/main.rs": 'fn legacy_banner() -> &\'static str { "v0" }\n\nfn main() {\n    let retries = 3;\n    println!("hello from greeter");\n}\n',
     },
     timeout=180,
     confirm=r"(?s)(?=.*warning)(?=.*hello from greeter)",
@@ -429,7 +429,9 @@ add(
     None,
     "javac compiles a CLI and jar packages it with a Main-Class entry; the jar lists its classes and runs",
     "mkdir -p out && javac -d out src/App.java && jar --create --file app.jar --main-class App -C out . && jar tf app.jar && java -jar app.jar",
-    files={"src/App.java": "public class App {\n  public static void main(String[] a) { System.out.println(\"app 1.0 ready\"); }\n}\n"},
+    files={
+        "src/App.java": 'public class App {\n  public static void main(String[] a) { System.out.println("app 1.0 ready"); }\n}\n'
+    },
     needs=("jar", "javac", "java"),
     timeout=90,
     confirm=r"app 1\.0 ready",
@@ -441,7 +443,9 @@ add(
     None,
     "the packaged jar was built without a Main-Class; java -jar reports 'no main manifest attribute' and exits 1",
     "mkdir -p out && javac -d out src/App.java && jar --create --file app.jar -C out . && java -jar app.jar",
-    files={"src/App.java": "public class App {\n  public static void main(String[] a) { System.out.println(\"app 1.0 ready\"); }\n}\n"},
+    files={
+        "src/App.java": 'public class App {\n  public static void main(String[] a) { System.out.println("app 1.0 ready"); }\n}\n'
+    },
     needs=("jar", "javac", "java"),
     timeout=90,
     expect=1,
@@ -573,7 +577,7 @@ add(
     files={
         "dune-project": "(lang dune 2.9)\n",
         "bin/dune": "(executable (name main))\n",
-        "bin/main.ml": "let average xs = List.fold_left ( + ) 0 xs / List.length xs\nlet () = Printf.printf \"%f\\n\" (average [1; 2; 3] +. 0.5)\n",
+        "bin/main.ml": 'let average xs = List.fold_left ( + ) 0 xs / List.length xs\nlet () = Printf.printf "%f\\n" (average [1; 2; 3] +. 0.5)\n',
     },
     timeout=120,
     expect=1,

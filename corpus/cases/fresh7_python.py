@@ -719,7 +719,9 @@ add(
     "success",
     "pygmentize renders a Python file with the terminal256 formatter for a review comment; it prints ANSI-coloured source",
     "pygmentize -f terminal256 -O style=monokai -l python app.py",
-    files={"app.py": "def greet(name: str) -> str:\n    # say hello\n    return f'Hello, {name}!'\n"},
+    files={
+        "app.py": "def greet(name: str) -> str:\n    # say hello\n    return f'Hello, {name}!'\n"
+    },
     confirm=r"greet",
 )
 add(

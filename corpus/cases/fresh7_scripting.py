@@ -110,7 +110,7 @@ add(
     "cd clone && git fetch --progress origin && git log --oneline origin/main | head -3",
     setup=(
         "git init -q -b main up && cd up && seq 1 3000 > data.txt && git add . && git commit -qm base && cd .. "
-        "&& git clone -q up clone && cd up && for i in 1 2 3; do seq $i 5000 > data$i.txt; git add .; git commit -qm \"update $i\"; done"
+        '&& git clone -q up clone && cd up && for i in 1 2 3; do seq $i 5000 > data$i.txt; git add .; git commit -qm "update $i"; done'
     ),
     confirm=r"(?s)(?=.*Compressing objects: 100%)(?=.*update 3)",
 )
@@ -564,7 +564,7 @@ add(
     "mispipe 'make 2>&1' 'tee build.log'",
     files={
         "Makefile": "app: main.o\n\tcc -o app main.o\nmain.o: main.c\n\tcc -c main.c\n",
-        "main.c": "#include <stdio.h>\nint main(void) { printf(\"%d\\n\", undefined_total); return 0; }\n",
+        "main.c": '#include <stdio.h>\nint main(void) { printf("%d\\n", undefined_total); return 0; }\n',
     },
     needs=("mispipe", "make", "cc"),
     expect=2,
@@ -671,7 +671,7 @@ add(
     "just test",
     files={
         "justfile": "build:\n    mkdir -p out && cp src/*.sh out/\n    @echo 'built out/'\n\ntest: build\n    sh out/greet.sh World | grep -q 'Hello, World'\n    @echo 'tests passed'\n",
-        "src/greet.sh": "echo \"Hello, $1\"\n",
+        "src/greet.sh": 'echo "Hello, $1"\n',
     },
     confirm=r"tests passed",
 )
