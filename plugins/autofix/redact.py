@@ -61,8 +61,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"(?i)\b(bearer|basic|token)(\s+)(?=[^\s]*[0-9])[A-Za-z0-9._~+/\-]{8,}=*"),
         r"\1\2" + REDACTED,
     ),
-    # JWTs.
-    (re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), REDACTED),
+    # JWTs. Tried once per run of token characters, at its first `eyJ` after a word boundary
+    # (group 1 keeps what comes before it): every later one in the run would end where the
+    # run ends too, so retrying each was quadratic on a long run without the dots.
+    (
+        re.compile(
+            r"(?<![A-Za-z0-9_\-])((?>[A-Za-z0-9_\-]*?\b(?=eyJ)))"
+            r"eyJ[A-Za-z0-9_\-]{8,}+\.[A-Za-z0-9_\-]{8,}+\.[A-Za-z0-9_\-]{8,}"
+        ),
+        r"\1" + REDACTED,
+    ),
     # Passwords in URLs: scheme://user:password@host. The scheme's run of characters is read
     # once from its start, without backtracking: a long run without "://" stays linear.
     (
@@ -382,10 +390,15 @@ def redact_value(value: Any, *, by_name: bool = True, _depth: int = 0) -> Any:
         return TOO_DEEP
     if isinstance(value, Mapping):
         cleaned: dict[Any, Any] = {}
+        primes: dict[Any, int] = {}  # per redacted key, the primes its twins already took
         for key, item in value.items():
             new_key = redact_stored(key) if isinstance(key, str) else key
-            while new_key in cleaned:  # two keys redacted alike must not overwrite each other
-                new_key = f"{new_key}'"
+            if new_key in cleaned:  # two keys redacted alike must not overwrite each other
+                base, count = new_key, primes.get(new_key, 0)
+                while new_key in cleaned:
+                    count += 1
+                    new_key = str(base) + "'" * count
+                primes[base] = count
             secret = by_name and isinstance(key, str) and isinstance(item, str) and item
             if secret and is_secret_name(key):
                 cleaned[new_key] = REDACTED
@@ -445,22 +458,25 @@ class RedactingWriter(io.TextIOBase):
 
     def __init__(self, target: TextIO) -> None:
         self._target = target
-        self._pending = ""
+        self._pending: list[str] = []  # pieces of the unfinished line, joined once it ends
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        self._pending += text
-        if "\n" in self._pending:
-            done, _, self._pending = self._pending.rpartition("\n")
-            self._target.write(redact(done + "\n"))
+        if "\n" not in text:
+            if text:
+                self._pending.append(text)
+            return len(text)
+        done, _, rest = text.rpartition("\n")
+        self._target.write(redact("".join(self._pending) + done + "\n"))
+        self._pending = [rest] if rest else []
         return len(text)
 
     def flush(self) -> None:
         if self._pending:
-            self._target.write(redact(self._pending))
-            self._pending = ""
+            self._target.write(redact("".join(self._pending)))
+            self._pending = []
         self._target.flush()
 
 

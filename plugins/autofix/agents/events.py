@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from abc import abstractmethod
 from typing import Any, ClassVar
 
@@ -46,6 +47,30 @@ class Unreadable:
 
 
 _BOM = "\ufeff"
+_STRUCTURE = re.compile(r'["\\\[\]{}]')  # what changes a JSON text's nesting or string state
+
+
+def _bracket_balance(line: str) -> int:
+    """Opening minus closing brackets outside strings (a JSON string never spans lines)."""
+    balance = 0
+    in_string = False
+    escaped_at = -1  # the index of the character a backslash escapes
+    for found in _STRUCTURE.finditer(line):
+        char, at = found.group(), found.start()
+        if at == escaped_at:
+            continue
+        if in_string:
+            if char == "\\":
+                escaped_at = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            balance += 1
+        elif char in "}]":
+            balance -= 1
+    return balance
 
 
 class JsonDocReader:
@@ -62,6 +87,10 @@ class JsonDocReader:
         self.unreadable = Unreadable()
         self._doc: list[str] = []
         self._doc_chars = 0
+        # The open document's bracket depth; it is parsed only when a closing line brings that
+        # to 0 (parsing at every closing line was quadratic), and once that failed it never is.
+        self._depth = 0
+        self._hopeless = False
         self._seen_first = False
 
     def feed(self, line: str) -> list[Any]:
@@ -77,10 +106,14 @@ class JsonDocReader:
             else:
                 self._doc.append(line)
                 self._doc_chars += len(line)
-                if line[:1] in "}]":
+                self._depth += _bracket_balance(line)
+                if line[:1] in "}]" and self._depth == 0 and not self._hopeless:
                     values = self._load("\n".join(self._doc), count_deep=False)
                     if not values:
-                        return []  # not closed yet (or never will be: counted when abandoned)
+                        # Balanced and still not JSON (or too deep): no later line can mend
+                        # it; counted when abandoned.
+                        self._hopeless = True
+                        return []
                     self._doc, self._doc_chars = [], 0
                     return values
                 if self._doc_chars > _MAX_DOC_CHARS:
@@ -88,6 +121,7 @@ class JsonDocReader:
                 return []
         if stripped in ("{", "["):
             self._doc, self._doc_chars = [line], len(line)
+            self._depth, self._hopeless = 1, False
             return []
         if stripped[0] in "{[":
             values = self._load(stripped)

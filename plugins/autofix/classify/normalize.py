@@ -40,11 +40,15 @@ def overwrite_carriage_returns(line: str) -> str:
     """A bare ``\\r`` returns to column 0, so later text overwrites earlier text."""
     if "\r" not in line:
         return line
-    segments = line.split("\r")
-    shown = segments[0]
-    for segment in segments[1:]:
-        shown = segment + shown[len(segment) :]
-    return shown
+    # Each column shows the last segment that reaches it: walk back from the last segment and
+    # add only what reaches further (copying the whole line per segment was quadratic).
+    pieces: list[str] = []
+    reached = 0
+    for segment in reversed(line.split("\r")):
+        if len(segment) > reached:
+            pieces.append(segment[reached:])
+            reached = len(segment)
+    return "".join(pieces)
 
 
 def normalize_text(text: str) -> str:

@@ -29,7 +29,9 @@ from autofix.patterns.loader import Problem, validate_text
 
 # Placeholders, in the order they are found, with the regex each becomes in a proposed rule.
 _HASH = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b")
-_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.\-~]*/)+[\w.\-]*")
+# Starts at a run's first character (or a drive letter): a later start in the run reaches the
+# same end, so trying each was quadratic on a long run without a slash.
+_PATH = re.compile(r"(?:[A-Za-z]:|(?<![\w.\-~]))(?:[\w.\-~]*/)+[\w.\-]*")
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _PLACEHOLDERS = (("<hash>", _HASH, "[0-9a-f]{7,64}"), ("<path>", _PATH, r"[\w.\-~:/]*/[\w.\-]*"),
                  ("<n>", _NUMBER, r"\d[\d.,:]*"))  # fmt: skip

@@ -30,7 +30,10 @@ YAML_LANGS = frozenset({"yaml", "yml"})
 # An opening fence: 3+ backticks or tildes at line start, plus backticks after prose on the
 # same line ("Here it is: ```json"), which models write often; then an optional info string.
 _FENCE_OPEN = re.compile(
-    r"^(?:[ \t]{0,3}|[^\n`]*?)(?P<fence>`{3,})[ \t]*(?P<info>[^\n`]*)$|^[ \t]{0,3}(?P<tfence>~{3,})[ \t]*(?P<tinfo>[^\n`]*)$",
+    # Possessive: giving back a fence character or a blank never changes where the info string
+    # stops, and trying it was quadratic in a long run of them.
+    r"^(?:[ \t]{0,3}|[^\n`]*?)(?P<fence>`{3,}+)[ \t]*+(?P<info>[^\n`]*)$"
+    r"|^[ \t]{0,3}(?P<tfence>~{3,}+)[ \t]*+(?P<tinfo>[^\n`]*)$",
     re.M,
 )
 
@@ -160,8 +163,16 @@ def candidates(text: str, fmt: PayloadFormat = PayloadFormat.AUTO) -> Iterator[C
     explicitly labelled ``yaml``: plain prose parses as YAML far too easily.
     """
     blocks = fenced_blocks(text)
+    # Is there text before or after a span? Compared against the first and last non-blank
+    # characters, not by stripping a copy per span (quadratic with many spans).
+    first = len(text) - len(text.lstrip())
+    last = len(text.rstrip())
+
+    def surrounds(begin: int, end: int) -> bool:
+        return first < begin or last > end
+
     for block in reversed(blocks):
-        surrounded = bool(text[: block.start].strip() or text[block.end :].strip())
+        surrounded = surrounds(block.start, block.end)
         if block.lang in YAML_LANGS and fmt in (PayloadFormat.YAML, PayloadFormat.AUTO):
             yield Candidate(
                 block.body,
@@ -189,7 +200,7 @@ def candidates(text: str, fmt: PayloadFormat = PayloadFormat.AUTO) -> Iterator[C
             )
     if fmt in (PayloadFormat.JSON, PayloadFormat.AUTO):
         for begin, end, closed in balanced_spans(text):
-            surrounded = bool(text[:begin].strip() or text[end:].strip())
+            surrounded = surrounds(begin, end)
             yield Candidate(
                 text[begin:end], PayloadFormat.JSON, CandidateSource.SPAN, "", closed, surrounded
             )

@@ -66,9 +66,18 @@ def parse_mypy_json(stdout: str, project: Path) -> list[CheckIssue]:
 
 
 _MYPY_TEXT = re.compile(
-    r"^(?P<path>[^:\n]+):(?P<line>\d+):(?:\d+:)?\s*(?P<sev>error|warning|note):\s*"
-    r"(?P<msg>.*?)(?:\s\s\[(?P<code>[a-z0-9\-]+)\])?\s*$"
+    r"^(?P<path>[^:\n]+):(?P<line>\d+):(?:\d+:)?\s*(?P<sev>error|warning|note):\s*(?P<rest>.*)$"
 )
+_MYPY_CODE = re.compile(r"\s\s\[(?P<code>[a-z0-9\-]+)\]")
+
+
+def _mypy_message(rest: str) -> tuple[str, str]:
+    """``message  [code]`` -> (message, code). A code holds no ``[``, so it can only start two
+    characters before the last one (a lazy regex for this was quadratic on long blanks)."""
+    body = rest.rstrip()
+    bracket = body.rfind("[")
+    found = _MYPY_CODE.fullmatch(body, bracket - 2) if bracket >= 2 else None
+    return (rest[: bracket - 2], found["code"]) if found else (body, "")
 
 
 def parse_mypy_text(stdout: str, project: Path) -> list[CheckIssue]:
@@ -78,13 +87,14 @@ def parse_mypy_text(stdout: str, project: Path) -> list[CheckIssue]:
         match = _MYPY_TEXT.match(raw)
         if not match:
             continue
+        message, code = _mypy_message(match["rest"])
         issues.append(
             CheckIssue(
                 tool="mypy",
                 path=_relpath(match["path"], project),
                 line=int(match["line"]),
-                code=match["code"] or "",
-                message=one_line(match["msg"]),
+                code=code,
+                message=one_line(message),
                 severity=_severity(match["sev"]),
             )
         )
