@@ -387,6 +387,10 @@ def test_scenario_from_env_and_errors(monkeypatch: pytest.MonkeyPatch, tmp_path:
     with pytest.raises(SimError) as info:
         load_scenario(bad)
     assert "unknown stderr_noise preset" in str(info.value) and "invalid regex" in str(info.value)
+    # A catastrophic prompt regex is refused at load, as a user's pattern rule is.
+    nested = write_scenario(tmp_path / "redos.yaml", {"steps": [{"match": "(a+)+$"}]})
+    with pytest.raises(SimError, match=r"nested quantifier"):
+        load_scenario(nested)
 
 
 def test_console_script(tmp_path: Path) -> None:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import os
-import re
 import signal
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+import regex
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from autofix.errors import SimError
+from autofix.patterns.redos import check_regex
 
 SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
+MATCH_TIMEOUT_SECONDS = 1.0  # a step's prompt regex, after the static ReDoS check
 
 OutputFormat = Literal["claude", "claude-json", "codex", "gemini", "gemini-stream", "wrapper"]
 OUTPUT_FORMATS: tuple[str, ...] = get_args(OutputFormat)
@@ -165,10 +167,9 @@ class Step(_Model):
     @classmethod
     def _regex(cls, value: str | None) -> str | None:
         if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"invalid regex {value!r}: {exc}") from exc
+            problems = check_regex(value, case_sensitive=True)  # the ReDoS check user rules get
+            if problems:
+                raise ValueError(f"regex {value!r}: {'; '.join(problems)}")
         return value
 
     @field_validator("stderr_noise")
@@ -228,13 +229,22 @@ def choose_step(scenario: Scenario, attempt: int, prompt: str, resumed: bool) ->
             wanted = step.attempt if isinstance(step.attempt, list) else [step.attempt]
             if attempt not in wanted:
                 continue
-        if step.match is not None and not re.search(step.match, prompt):
+        if step.match is not None and not _prompt_matches(step.match, prompt):
             continue
         if step.resumed is not None and step.resumed != resumed:
             continue
         return step
     fallbacks = [s for s in scenario.steps if s.match is None and s.resumed is None]
     return fallbacks[-1] if fallbacks else scenario.steps[-1]
+
+
+def _prompt_matches(pattern: str, prompt: str) -> bool:
+    try:
+        return regex.search(pattern, prompt, timeout=MATCH_TIMEOUT_SECONDS) is not None
+    except TimeoutError as exc:
+        raise SimError(
+            f"step regex {pattern!r} ran over {MATCH_TIMEOUT_SECONDS:g} s on the prompt"
+        ) from exc
 
 
 def signal_number(name: str) -> int:
