@@ -1856,6 +1856,11 @@ CASES: list[tuple[str, bool, str, str]] = [
     ("n-tests-failed", False, "Ran the suite: 3 tests failed\n", ""),
     ("surefire-test-failures", False, "[INFO] There are test failures.\n", ""),
     ("zero-tests-failed-ok", True, "12 tests passed, 0 tests failed\n", ""),
+    ("error-count-zero", True, "", "Error count: 0\n"),
+    ("error-field-false", True, "status: done\nerror: false\n", ""),
+    ("unit-tests-failed-zero", True, "Unit tests failed: 0\n", "Unit tests failed: 0\n"),
+    ("failed-in-a-job-name", True, "Job failed-jobs-cleanup succeeded\n", ""),
+    ("error-zero-then-words", False, "", "error: 0 is not a valid port\n"),
 ]
 
 

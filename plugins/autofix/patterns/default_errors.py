@@ -320,7 +320,7 @@ ERROR_RULES = [
         "step-failed",
         "error",
         "regex",
-        r"^[A-Za-z][a-z]+ (?:[a-z]+ )?failed\b",
+        r"^[A-Za-z][a-z]+ (?:[a-z]+ )?failed(?:[.!,:;)][^\n]*| [^\n]*)?$",
         "a line that starts by saying a step failed (`Compilation failed`, `Build step failed, "
         "continuing`): often a script's `|| echo` message",
         both_streams=True,

@@ -359,6 +359,16 @@ _RETRY = [
 
 _NOISE = [
     rule(
+        "zero-count",
+        "noise",
+        "regex",
+        r"^(?:[\w.\- \t]{0,40}[ \t])?(?:[Ee]rrors?|ERRORS?|[Ff]ailures?|FAILURES?|[Ff]ailed|FAILED"
+        r"|[Ff]atal|[Pp]roblems|[Ii]ssues|[Vv]iolations|[Ee]rror count)[ \t]*[:=][ \t]*(?:0|false|False"
+        r"|none|None|null|nil|\[\]|\{\})[ \t]*[,;]?$",
+        "a count or a field that says there was nothing wrong (`Error count: 0`, `error: false`, "
+        "`Unit tests failed: 0`)",
+    ),
+    rule(
         "log-level-info",
         "noise",
         "regex",
