@@ -1861,6 +1861,37 @@ CASES: list[tuple[str, bool, str, str]] = [
     ("unit-tests-failed-zero", True, "Unit tests failed: 0\n", "Unit tests failed: 0\n"),
     ("failed-in-a-job-name", True, "Job failed-jobs-cleanup succeeded\n", ""),
     ("error-zero-then-words", False, "", "error: 0 is not a valid port\n"),
+    (
+        "checkov-failed-checks",
+        False,
+        "Passed checks: 10, Failed checks: 3, Skipped checks: 0\n",
+        "",
+    ),
+    ("errors-found-label", False, "Errors found: 2\n", ""),
+    ("total-issues-label", False, "Total issues: 4\n", ""),
+    ("vitest-fail-line", False, " FAIL  src/sum.test.ts > sum > adds\n", ""),
+    ("jest-fail-line", False, "", " FAIL  src/sum.test.js\n  \u25cf sum \u203a adds\n"),
+    ("kotlin-error", False, "", "e: file:///src/Main.kt:3:5 Unresolved reference 'foo'.\n"),
+    ("kotlin-error-old", False, "", "e: /src/Main.kt: (3, 5): Unresolved reference: foo\n"),
+    (
+        "msbuild-error-stdout",
+        False,
+        "Program.cs(3,5): error CS1002: ; expected [/src/app.csproj]\n\nBuild FAILED.\n",
+        "",
+    ),
+    ("msbuild-error-count", False, "    0 Warning(s)\n    1 Error(s)\n", ""),
+    ("msbuild-clean", True, "Build succeeded.\n    0 Warning(s)\n    0 Error(s)\n", ""),
+    ("yarn-berry-failed", False, "", "\u27a4 YN0000: \u00b7 Failed with errors in 0s 12ms\n"),
+    ("uv-no-solution", False, "", "  \u00d7 No solution found when resolving dependencies:\n"),
+    ("status-field-failed", False, "deploy finished\nstatus: failed\n", ""),
+    ("json-conclusion-failure", False, '{"name": "ci", "conclusion": "failure"}\n', ""),
+    ("status-field-ok", True, "status: succeeded\nresult: ok\n", ""),
+    (
+        "jest-coverage-threshold",
+        False,
+        "",
+        'Jest: "global" coverage threshold for lines (80%) not met: 72%\n',
+    ),
 ]
 
 

@@ -84,8 +84,10 @@ ERROR_RULES = [
         "located-error",
         "error",
         "regex",
-        r":\d+(?::\d+)?:? (?:fatal )?error\b",
-        "compiler or checker error at file:line (gcc, mypy, javac)",
+        r":\d+(?::\d+)?:? (?:fatal )?error\b|\(\d+,\d+(?:,\d+,\d+)?\): (?:fatal )?error [A-Z]+\d+:"
+        r"|^e: file://[^\s:]+\.kts?\b|^e: [^\s:]+\.kts?\b",
+        "compiler or checker error at file:line (gcc, mypy, javac), MSBuild's `File.cs(3,5): "
+        "error CS1002:` and Kotlin's `e: File.kt:3:5 ...`",
         case_sensitive=False,
         both_streams=True,
     ),
@@ -295,6 +297,25 @@ ERROR_RULES = [
         r"SSH remote key was not OK\b|\bFailure when receiving data from the peer\b",
         "libcurl's error texts, which tools that download through it print (CMake's "
         "file(DOWNLOAD) status, git, PHP)",
+        both_streams=True,
+    ),
+    rule(
+        "miette-error",
+        "error",
+        "regex",
+        r"^[ \t]*× [A-Za-z]",
+        "the `×` error mark of Rust CLIs' diagnostics (uv, oxlint, turbo) and of vitest's failed "
+        "tests",
+        both_streams=True,
+    ),
+    rule(
+        "status-failed",
+        "error",
+        "regex",
+        r"\b(?:[Ss]tatus|[Ss]tate|[Rr]esult|[Oo]utcome|[Cc]onclusion)\"?[ \t]*[:=][ \t]*\"?(?:failed"
+        r"|failure|FAILED|FAILURE|FAIL|Failed|Failure|errored|unhealthy)\b",
+        "a status field that says the thing failed (`status: failed`, `Overall result: FAIL`, "
+        '`"conclusion": "failure"`)',
         both_streams=True,
     ),
     rule(

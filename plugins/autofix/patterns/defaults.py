@@ -244,18 +244,29 @@ _FAILURE_SUMMARIES = [
         r"|\bcommand failed but is marked ignore outcome\b|^nox > Session \S+ skipped: Python interpreter"
         r"|^Result: FAIL\b|^Failed \d+/\d+ test programs|^(?:Fail|Timeout|Unexpected Pass): +[1-9]"
         r"|\"Action\":\"fail\"|\bFOUND [1-9]\d* ERRORS?\b|^Aborted with \d+ warnings? in strict mode"
-        r"|\(with warnings treated as errors\)|\b[1-9]\d* failed (?:tests?|specs?|checks?|jobs?|files?)\b"
-        r"|\b(?:[Ff]ail(?:ures|ed|ing)?|FAIL(?:URES|ED)?|[Ee]rrors|ERRORS|[Tt]otal errors found"
-        r"|[Ii]ssues found)(?:: | = )[1-9]\d*\b"
+        r"|\(with warnings treated as errors\)|^ ?FAIL  \S|\bFailed with errors\b|^ +[1-9]\d* Error\(s\)"
         r"|\bFAIL Required test coverage of [\d.]+% not reached\b|\bThere (?:were|are) test failures\b"
-        r"|\b[1-9]\d* (?:tests?|specs?|checks?|jobs?|files?|steps?|tasks?|suites?|examples?|scenarios?"
-        r"|assertions?|hooks?) (?:failed|failing)\b",
+        r"|\bcoverage threshold for \w+ \([\d.]+%\) not met\b",
         "the closing lines of pre-commit (a hook Failed), tox (FAIL code, evaluation failed, an "
         "ignored command that failed), nox (a failed or skipped session), dotnet test, ctest, "
         "prove, meson test, go test -json, phpcs (`FOUND 8 ERRORS`), mkdocs --strict and "
-        "sphinx -W, counts after a label (`failures: 1`, cpplint's `Total errors found: 9`, "
-        "doc8's `errors = 3`), pytest-cov's fail-under, `2 failed tests`, and an Ansible PLAY "
+        "sphinx -W, jest's and vitest's `FAIL  file`, yarn's `Failed with errors`, MSBuild's "
+        "`1 Error(s)`, pytest-cov's fail-under, jest's coverage threshold, and an Ansible PLAY "
         "RECAP with failed or unreachable hosts",
+    ),
+    rule(
+        "failure-count",
+        "failure_summary",
+        "regex",
+        r"\b(?:[Tt]otal )?(?:[Ff]ail(?:ures|ed|ing)?|FAIL(?:URES|ED)?|[Ee]rrors|ERRORS|[Ii]ssues"
+        r"|[Pp]roblems|[Vv]iolations|[Cc]rashe[sd])(?: (?:found|checks|tests|specs|jobs|steps|tasks"
+        r"|files|hooks|cases|scenarios|detected|reported))?(?:: | = )[1-9]\d*\b"
+        r"|\b[1-9]\d* failed (?:tests?|specs?|checks?|jobs?|files?)\b"
+        r"|\b[1-9]\d* (?:tests?|specs?|checks?|jobs?|files?|steps?|tasks?|suites?|examples?|scenarios?"
+        r"|assertions?|hooks?) (?:failed|failing)\b",
+        "a count of failures after a label (`failures: 1`, `Failed checks: 3`, cpplint's `Total "
+        "errors found: 9`, doc8's `errors = 3`) or beside its noun (`2 failed tests`, `3 tests "
+        "failed`)",
     ),
     rule(
         "cargo-test-failed",
