@@ -86,8 +86,7 @@ ERROR_RULES = [
         "regex",
         r":\d+(?::\d+)?:? (?:fatal )?error\b|\(\d+,\d+(?:,\d+,\d+)?\): (?:fatal )?error [A-Z]+\d+:"
         r"|^e: file://[^\s:]+\.kts?\b|^e: [^\s:]+\.kts?\b",
-        "compiler or checker error at file:line (gcc, mypy, javac), MSBuild's `File.cs(3,5): "
-        "error CS1002:` and Kotlin's `e: File.kt:3:5 ...`",
+        "an error at file:line (gcc, mypy, javac, MSBuild's `File.cs(3,5): error`, Kotlin's `e:`)",
         case_sensitive=False,
         both_streams=True,
     ),
@@ -304,8 +303,7 @@ ERROR_RULES = [
         "error",
         "regex",
         r"^[ \t]*× [A-Za-z]",
-        "the `×` error mark of Rust CLIs' diagnostics (uv, oxlint, turbo) and of vitest's failed "
-        "tests",
+        "the `×` error mark of Rust CLIs (uv, oxlint, turbo) and of vitest's failed tests",
         both_streams=True,
     ),
     rule(
@@ -314,8 +312,7 @@ ERROR_RULES = [
         "regex",
         r"\b(?:[Ss]tatus|[Ss]tate|[Rr]esult|[Oo]utcome|[Cc]onclusion)\"?[ \t]*[:=][ \t]*\"?(?:failed"
         r"|failure|FAILED|FAILURE|FAIL|Failed|Failure|errored|unhealthy)\b",
-        "a status field that says the thing failed (`status: failed`, `Overall result: FAIL`, "
-        '`"conclusion": "failure"`)',
+        'a status field that says failed (`status: failed`, `"conclusion": "failure"`)',
         both_streams=True,
     ),
     rule(
@@ -333,8 +330,7 @@ ERROR_RULES = [
         "regex",
         r"\b(?:[Cc]hecksum|[Hh]ash|[Dd]igest|SHA-?\d+|sha\d+|MD5|md5|[Ii]ntegrity|[Ss]ignature)"
         r"(?: check| verification)? (?:mismatch|failed|FAILED)\b|^\d+ validation errors? for [\w.]+",
-        "a checksum, digest or signature that did not match, and pydantic's `1 validation error "
-        "for Model`",
+        "a checksum or signature that did not match; pydantic's `1 validation error for Model`",
         both_streams=True,
     ),
     rule(
@@ -342,8 +338,7 @@ ERROR_RULES = [
         "error",
         "regex",
         r"^[A-Za-z][a-z]+ (?:[a-z]+ )?failed(?:[.!,:;)][^\n]*| [^\n]*)?$",
-        "a line that starts by saying a step failed (`Compilation failed`, `Build step failed, "
-        "continuing`): often a script's `|| echo` message",
+        "a line that opens with a failed step (`Compilation failed`): often a script's `|| echo`",
         both_streams=True,
     ),
     rule(
