@@ -6,18 +6,19 @@ Order matters: the first rule that matches a line decides it. Retry notices come
 warnings ("job 7 failed", a passed test's name, a sanitizer's "WARNING: ThreadSanitizer"), then
 tools' own summaries (a fixer's "2 fixed, 0 remaining" before the failure count it contains,
 failure summaries before success summaries), then noise, each narrow enough never to hide a
-real error, then the errors (default_errors.py). Summaries and the error shapes come from the
-tools' documented output formats (pytest, unittest, cargo, go test, TAP, jest, vitest, mocha,
-rspec, minitest, PHPUnit, dotnet test, ctest, maven/gradle, tox, nox, pre-commit, Ansible,
-valgrind, ruff, eslint, mypy, pylint, shellcheck, markdownlint, hadolint, sqlfluff; Python,
-Node, Java, .NET, Go, Rust, Ruby, PHP and Elixir/Erlang error reports; the default error pages
-of nginx, Apache, http.server, wsgiref, werkzeug and Django). tests/test_classify_formats.py
-holds one case per shape.
+real error, then the errors (default_errors.py, then default_tool_errors.py). Summaries and the
+error shapes come from the tools' documented output formats (pytest, unittest, cargo, go test,
+TAP, jest, vitest, mocha, rspec, minitest, PHPUnit, dotnet test, ctest, maven/gradle, tox, nox,
+pre-commit, Ansible, valgrind, ruff, eslint, mypy, pylint, shellcheck, markdownlint, hadolint,
+sqlfluff; Python, Node, Java, .NET, Go, Rust, Ruby, PHP and Elixir/Erlang error reports; the
+default error pages of nginx, Apache, http.server, wsgiref, werkzeug and Django).
+tests/test_classify_formats.py holds one case per shape.
 """
 
 from __future__ import annotations
 
 from autofix.patterns.default_errors import ERROR_RULES
+from autofix.patterns.default_tool_errors import TOOL_ERROR_RULES
 from autofix.patterns.model import Rule
 from autofix.patterns.model import built_in_rule as rule
 
@@ -527,6 +528,7 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
     + _SUCCESS_SUMMARIES
     + _NOISE
     + ERROR_RULES
+    + TOOL_ERROR_RULES
 )
 
 # Engine forms (patterns/engine.py) of the built-ins whose stdlib form has a lookbehind or an end
