@@ -380,6 +380,16 @@ add(
 # --- lefthook / publint / jsonlint (new) ---------------------------------------------------------
 
 LEFTHOOK_REPO = "git init -q . && git add -A && git commit -qm init"
+LEFTHOOK_CONFIG = dedent("""
+    pre-commit:
+      commands:
+        json:
+          glob: "*.json"
+          run: node -e "for (const f of process.argv.slice(1)) JSON.parse(require('fs').readFileSync(f,'utf8'))" {all_files}
+        no-console:
+          glob: "*.js"
+          run: "! grep -n 'console.log' {all_files}"
+""")
 add(
     "lefthook-pre-commit-fails",
     "lefthook",
@@ -388,16 +398,7 @@ add(
     "lefthook runs the pre-commit group: the JSON check passes, the no-console check finds a console.log and lefthook exits 1",
     "lefthook run pre-commit --all-files",
     files={
-        "lefthook.yml": dedent("""
-            pre-commit:
-              commands:
-                json:
-                  glob: "*.json"
-                  run: node -e "for (const f of process.argv.slice(1)) JSON.parse(require('fs').readFileSync(f,'utf8'))" {all_files}
-                no-console:
-                  glob: "*.js"
-                  run: "! grep -n 'console.log' {all_files}"
-        """),
+        "lefthook.yml": LEFTHOOK_CONFIG,
         "package.json": PKG,
         "app.js": "function total(xs) {\n  console.log('debug', xs);\n  return xs.reduce((a, b) => a + b, 0);\n}\nmodule.exports = total;\n",
     },
@@ -413,16 +414,7 @@ add(
     "lefthook runs the pre-commit group on a clean tree; both commands pass",
     "lefthook run pre-commit --all-files",
     files={
-        "lefthook.yml": dedent("""
-            pre-commit:
-              commands:
-                json:
-                  glob: "*.json"
-                  run: node -e "for (const f of process.argv.slice(1)) JSON.parse(require('fs').readFileSync(f,'utf8'))" {all_files}
-                no-console:
-                  glob: "*.js"
-                  run: "! grep -n 'console.log' {all_files}"
-        """),
+        "lefthook.yml": LEFTHOOK_CONFIG,
         "package.json": PKG,
         "app.js": "function total(xs) {\n  return xs.reduce((a, b) => a + b, 0);\n}\nmodule.exports = total;\n",
     },
