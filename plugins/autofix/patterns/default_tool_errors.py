@@ -196,8 +196,9 @@ TOOL_ERROR_RULES = [
         "error",
         "regex",
         r"^[ \t]*\{[^\n]*\"(?:error|errors|err)\"[ \t]*:[ \t]*(?:\{|\[[ \t]*[{\"]|\"[^\"\n])"
-        r"|\"(?:ok|success)\"[ \t]*:[ \t]*false\b|\"status\"[ \t]*:[ \t]*\"(?:error|fail|failed|failure)\"",
-        "a JSON API answer that reports an error (non-empty error field, ok/success false)",
+        r"|\"(?:ok|success)\"[ \t]*:[ \t]*false\b|\"status\"[ \t]*:[ \t]*\"(?:error|fail)\"",
+        "a JSON API answer that reports an error (non-empty error field, ok/success false, status "
+        "error; a failed status is status-failed's, checked before)",
         both_streams=True,
     ),
     rule(
