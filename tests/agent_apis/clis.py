@@ -72,13 +72,20 @@ class RunOptions:
     model: str | None = None
     json_schema: Mapping[str, Any] | None = None
     max_turns: int | None = None
-    output_format: str = "stream-json"  # claude/gemini: stream-json | json; codex always --json
+    # claude/gemini: stream-json | json | text; codex: stream-json (= --json) | text (no --json)
+    output_format: str = "stream-json"
     api_key: str | None = "fake"  # None: no credentials at all ("not logged in")
     extra_args: Sequence[str] = ()
     extra_env: Mapping[str, str] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)  # gemini settings.json overrides
     # gemini --skip-trust / codex --skip-git-repo-check; False reproduces the untrusted-dir exit
     trust_workspace: bool = True
+    # Files written before the run, by path relative to the sandbox root ("home/.codex/config.toml",
+    # "work/.mcp.json"); "{SANDBOX}" and "{WORK}" in the content become the real paths.
+    files: Mapping[str, str] = field(default_factory=dict)
+    # Run in the work dir before the CLI starts (git init, an earlier session, ...).
+    setup: Callable[[Path], None] | None = None
+    stdin: str | None = None  # piped to the CLI instead of /dev/null
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,24 @@ class Sandbox:
             path.mkdir(parents=True, exist_ok=True)
         (self.work / "README.md").write_text("# demo project\n\nA file the agent may read.\n")
         return self
+
+
+def write_files(sandbox: Sandbox, options: RunOptions) -> dict[str, str]:
+    """The scenario's own files (``RunOptions.files``) and setup; returns path → content."""
+    written: dict[str, str] = {}
+    for relative, content in options.files.items():
+        path = sandbox.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = content.replace("{SANDBOX}", str(sandbox.root)).replace("{WORK}", str(sandbox.work))
+        path.write_text(text)
+        written[str(path)] = text
+    if options.setup is not None:
+        options.setup(sandbox.work)
+    return written
+
+
+def _stdin(options: RunOptions) -> bytes | None:
+    return options.stdin.encode() if options.stdin is not None else None
 
 
 def _base_env(sandbox: Sandbox) -> dict[str, str]:
@@ -201,7 +226,15 @@ class ClaudeCli(AgentCli):
         if options.json_schema is not None:
             argv += ["--json-schema", json.dumps(options.json_schema)]
         argv += list(options.extra_args)
-        return Invocation(argv=argv, env=env, cwd=sandbox.work, secrets=secrets)
+        files = write_files(sandbox, options)
+        return Invocation(
+            argv=argv,
+            env=env,
+            cwd=sandbox.work,
+            stdin=_stdin(options),
+            files=files,
+            secrets=secrets,
+        )
 
 
 class CodexCli(AgentCli):
@@ -251,7 +284,7 @@ class CodexCli(AgentCli):
         argv = [
             str(self.binary),
             "exec",
-            "--json",
+            *(["--json"] if options.output_format != "text" else []),
             *(["--skip-git-repo-check"] if options.trust_workspace else []),
             "--ephemeral",
             "--color",
@@ -267,7 +300,7 @@ class CodexCli(AgentCli):
             "--model",
             options.model or self.default_model,
         ]
-        files: dict[str, str] = {}
+        files = write_files(sandbox, options)
         if options.json_schema is not None:
             schema_path = sandbox.root / "schema.json"
             schema_path.write_text(json.dumps(options.json_schema))
@@ -275,7 +308,14 @@ class CodexCli(AgentCli):
             argv += ["--output-schema", str(schema_path)]
         argv += list(options.extra_args)
         argv += ["--", options.prompt]
-        return Invocation(argv=argv, env=env, cwd=sandbox.work, files=files, secrets=secrets)
+        return Invocation(
+            argv=argv,
+            env=env,
+            cwd=sandbox.work,
+            stdin=_stdin(options),
+            files=files,
+            secrets=secrets,
+        )
 
 
 class GeminiCli(AgentCli):
@@ -339,8 +379,14 @@ class GeminiCli(AgentCli):
         ]
         argv += list(options.extra_args)
         argv.append(f"--prompt={options.prompt}")
+        files = {str(settings_path): text, **write_files(sandbox, options)}
         return Invocation(
-            argv=argv, env=env, cwd=sandbox.work, files={str(settings_path): text}, secrets=secrets
+            argv=argv,
+            env=env,
+            cwd=sandbox.work,
+            stdin=_stdin(options),
+            files=files,
+            secrets=secrets,
         )
 
 

@@ -48,16 +48,9 @@ from agent_apis import anthropic as A  # noqa: E402
 from agent_apis import gemini as G  # noqa: E402
 from agent_apis.clis import CLIS, RunOptions, Sandbox  # noqa: E402
 from agent_apis.core import ScriptedServer, free_port  # noqa: E402
-from agent_apis.scenarios import (  # noqa: E402
-    FREE_REQUESTS,
-    OAUTH,
-    SUCCESS,
-    Case,
-    Context,
-    _claude_unified,
-    _gemini_quota,
-    all_cases,
-)
+from agent_apis.scenarios import SUCCESS, Case, Context, all_cases  # noqa: E402
+from agent_apis.scenarios.claude import OAUTH, _claude_unified  # noqa: E402
+from agent_apis.scenarios.gemini import FREE_REQUESTS, _gemini_quota  # noqa: E402
 from agents.capture import SERVERS  # noqa: E402
 
 CAPTURES = TESTS_DIR / "fixtures" / "agent_captures"
