@@ -67,7 +67,7 @@ def heldout(case: Case) -> bool:
     Every variant-2 case (a second shape of a failure, written for the held-out set), plus the
     variant-1 cases whose ``sha256("<cli>/<scenario>")`` ends in a value below 30 mod 100.
     """
-    if case.variant != 1:
+    if case.fresh or case.variant != 1:
         return True
     digest = hashlib.sha256(f"{case.cli}/{case.name}".encode()).hexdigest()
     return int(digest, 16) % 100 < HELDOUT_PERCENT
@@ -168,12 +168,16 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
         "variant": case.variant,
         "fixture": case.fixture_name,
         "description": case.description,
+        "family": case.family,
+        "fresh": case.fresh,
         "heldout": heldout(case),
         "truth": {
             "succeeded": case.truth.succeeded,
             "kind": case.truth.kind,
             "retry_class": case.truth.retry_class,
             "detail": case.truth.detail,
+            "shown": case.truth.shown,
+            "warnings": list(case.truth.warnings),
         },
         "argv": [clean(arg) for arg in invocation.argv],
         "env": env,

@@ -66,6 +66,12 @@ class Truth:
     kind: str
     retry_class: RetryClass
     detail: str = ""  # a finer label (e.g. "model_not_found") for humans, not a kind
+    # False when nothing in the output shows the outcome (only the answer's words say it): such
+    # cases are counted apart, never as a verdict's miss.
+    shown: bool = True
+    # What the CLI reported that the verdict should surface (ParseResult warnings), by code:
+    # "denied_tool", "mcp_server_failed", "loop_detected", "compacted".
+    warnings: tuple[str, ...] = ()
 
 
 SUCCESS = Truth(True, "success", "none")
@@ -103,9 +109,18 @@ class Case:
     timeout_s: float = 40.0
     variant: int = 1
     description: str = ""
+    # The exit-path family of the CLI's coverage table (docs/agents/<cli>.md) this case shows,
+    # e.g. "debug_output", "missing_session"; "" for the first catalogue's cases.
+    family: str = ""
+    # The fresh held-out set of the agent-verdict issue: written from the coverage tables by
+    # somebody who did not tune the verdict, captured and frozen before any verdict change
+    # (tests/fixtures/agent_captures/FRESH.txt), scored once. Never tune on these.
+    fresh: bool = False
 
     @property
     def fixture_name(self) -> str:
+        if self.fresh:
+            return f"{self.name}__f{self.variant}"
         return self.name if self.variant == 1 else f"{self.name}__v{self.variant}"
 
     @property
