@@ -8,7 +8,9 @@ chunk with ``promptFeedback.blockReason`` and no candidates (a blocked prompt).
 
 Utility calls: ``:generateContent`` (non-streaming; Gemini CLI uses it for routing, loop and
 next-speaker checks, summaries) answer ``{"next_speaker": "user", ...}``-style JSON text unless
-the scenario gives a ``utility`` reply; ``:countTokens`` answers a count.
+the scenario gives a ``utility`` reply (a next-speaker check after a model turn holding
+``CONTINUE_MARKER`` answers ``"model"``; chat compression's summary requests get a
+``<state_snapshot>``); ``:countTokens`` answers a count.
 
 Errors use Google's shape: ``{"error": {"code": 429, "message": "...", "status":
 "RESOURCE_EXHAUSTED", "details": [...]}}`` with ``google.rpc.ErrorInfo`` (reason
@@ -87,11 +89,14 @@ def content(
     end: bool = True,
     headers: Mapping[str, str] | None = None,
     label: str = "",
+    prompt_tokens: int = 1800,
     **reply_options: Any,
 ) -> Reply:
     """A streamed model answer: text split over chunks, function calls whole, the finish reason
     on the last chunk. ``safety_blocked`` names a harm category rated HIGH and blocked there.
-    ``end=False``: no final chunk (cut the stream with ``drop_after`` / ``stall_after``)."""
+    ``end=False``: no final chunk (cut the stream with ``drop_after`` / ``stall_after``).
+    ``prompt_tokens``: the ``usageMetadata.promptTokenCount`` reported (what Gemini CLI keeps as
+    the context size it compares with the model's window: compression, overflow)."""
     response_id = f"resp-{next(_ids):06d}"
     events: list[SseEvent] = []
     whole: list[dict[str, Any]] = []
@@ -113,7 +118,7 @@ def content(
             "responseId": response_id,
         }
         if final:
-            data["usageMetadata"] = usage(candidates=out_tokens)
+            data["usageMetadata"] = usage(prompt=prompt_tokens, candidates=out_tokens)
         return SseEvent(data)
 
     pieces: list[dict[str, Any]] = []
@@ -134,7 +139,7 @@ def content(
         candidate["finishReason"] = finish_reason
     body = {
         "candidates": [candidate],
-        "usageMetadata": usage(candidates=out_tokens),
+        "usageMetadata": usage(prompt=prompt_tokens, candidates=out_tokens),
         "modelVersion": model,
         "responseId": response_id,
     }
@@ -245,6 +250,37 @@ def help_link(description: str, url: str) -> dict[str, Any]:
     }
 
 
+# A model turn whose text holds this marker makes the next-speaker check (a utility call Gemini
+# CLI makes after a text turn when settings model.skipNextSpeakerCheck is false) answer "model":
+# the CLI then sends "Please continue." as a new turn. Nothing else changes the default answer.
+CONTINUE_MARKER = "[continuing]"
+
+
+def _next_speaker_check(body: Any) -> bool:
+    if not isinstance(body, dict):
+        return False
+    return "next_speaker" in json.dumps(body.get("generationConfig") or {})
+
+
+def _last_text(body: Any, role: str) -> str:
+    contents = body.get("contents") if isinstance(body, dict) else None
+    for item in reversed(contents or []):
+        if isinstance(item, dict) and item.get("role") == role:
+            parts = item.get("parts") or []
+            return "".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
+    return ""
+
+
+def _last_model_text(body: Any) -> str:
+    return _last_text(body, "model")
+
+
+def _last_user_text(body: Any) -> str:
+    """The summary requests of chat compression end with a user turn asking for a
+    ``<state_snapshot>``: those get a snapshot instead of the default JSON."""
+    return _last_text(body, "user")
+
+
 class GeminiServer(ScriptedServer):
     provider = "gemini"
 
@@ -265,6 +301,19 @@ class GeminiServer(ScriptedServer):
         return path.endswith(":streamGenerateContent")
 
     def utility_reply(self, method: str, path: str, body: Any) -> Reply:
+        if _next_speaker_check(body) and CONTINUE_MARKER in _last_model_text(body):
+            answer = json.dumps(
+                {"reasoning": "The model said it would go on.", "next_speaker": "model"}
+            )
+            reply = content(Text(answer), label="utility")
+            return Reply(200, body=reply.body, label="utility:next_speaker=model")
+        if "<state_snapshot>" in _last_user_text(body):
+            snapshot = (
+                "<state_snapshot>\n<overall_goal>Answer the user.</overall_goal>\n"
+                "<key_knowledge>Half of the work is done.</key_knowledge>\n</state_snapshot>"
+            )
+            reply = content(Text(snapshot), label="utility")
+            return Reply(200, body=reply.body, label="utility:state_snapshot")
         answer = json.dumps(
             {"reasoning": "The model answered; the user speaks next.", "next_speaker": "user"}
         )

@@ -117,6 +117,37 @@ def _stop_condition(case: Case, server: ScriptedServer | None) -> Callable[[byte
     return held
 
 
+def truth_meta(case: Case) -> dict[str, Any]:
+    """What the catalogue says a case is: written into its meta.json."""
+    return {
+        "description": case.description,
+        "family": case.family,
+        "fresh": case.fresh,
+        "heldout": heldout(case),
+        "truth": {
+            "succeeded": case.truth.succeeded,
+            "kind": case.truth.kind,
+            "retry_class": case.truth.retry_class,
+            "detail": case.truth.detail,
+            "shown": case.truth.shown,
+            "warnings": list(case.truth.warnings),
+        },
+    }
+
+
+def rewrite_truth(case: Case, out_dir: Path) -> bool:
+    """The catalogue's truth written into an existing capture (the run itself untouched)."""
+    path = out_dir / case.cli / case.fixture_name / "meta.json"
+    if not path.is_file():
+        return False
+    meta = json.loads(path.read_text())
+    updated = {**meta, **truth_meta(case)}
+    if updated == meta:
+        return False
+    path.write_text(json.dumps(updated, indent=2, ensure_ascii=False) + "\n")
+    return True
+
+
 def capture(case: Case, out_dir: Path) -> dict[str, Any]:
     cli = CLIS[case.cli]
     sandbox = Sandbox(SANDBOX_ROOT / case.cli / case.fixture_name)
@@ -167,18 +198,7 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
         "scenario": case.name,
         "variant": case.variant,
         "fixture": case.fixture_name,
-        "description": case.description,
-        "family": case.family,
-        "fresh": case.fresh,
-        "heldout": heldout(case),
-        "truth": {
-            "succeeded": case.truth.succeeded,
-            "kind": case.truth.kind,
-            "retry_class": case.truth.retry_class,
-            "detail": case.truth.detail,
-            "shown": case.truth.shown,
-            "warnings": list(case.truth.warnings),
-        },
+        **truth_meta(case),
         "argv": [clean(arg) for arg in invocation.argv],
         "env": env,
         "files": {clean(path): clean(text) for path, text in invocation.files.items()},
@@ -218,6 +238,36 @@ def write_heldout(cases: list[Case], out_dir: Path) -> None:
     (out_dir / "HELDOUT.txt").write_text("\n".join(lines) + "\n")
 
 
+FRESH_HEADER = [
+    "# The fresh held-out set of the agent-verdict issue: never tune a verdict on these.",
+    "# Written from the coverage tables (docs/agents/*.md) by someone who did not change the",
+    "# verdict, captured and frozen before any verdict change; scored once.",
+    "# <cli>/<fixture dir>  sha256 of its stdout, stderr and exit code (the frozen run)",
+]
+
+
+def capture_digest(folder: Path) -> str:
+    """What a frozen capture is: its raw streams and how it ended (meta's truth may be
+    corrected, the run may not)."""
+    meta = json.loads((folder / "meta.json").read_text())
+    digest = hashlib.sha256()
+    for name in ("stdout", "stderr"):
+        digest.update((folder / name).read_bytes())
+    digest.update(json.dumps([meta.get("exit_code"), meta.get("signal")]).encode())
+    return digest.hexdigest()
+
+
+def write_fresh(cases: list[Case], out_dir: Path) -> int:
+    """FRESH.txt: every fresh case captured so far, with the digest of its run."""
+    lines = list(FRESH_HEADER)
+    for case in sorted(cases, key=lambda c: c.key):
+        folder = out_dir / case.cli / case.fixture_name
+        if case.fresh and (folder / "meta.json").is_file():
+            lines.append(f"{case.key}  {capture_digest(folder)}")
+    (out_dir / "FRESH.txt").write_text("\n".join(lines) + "\n")
+    return len(lines) - len(FRESH_HEADER)
+
+
 def select(args: argparse.Namespace) -> list[Case]:
     cases = all_cases()
     if args.cli:
@@ -245,6 +295,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     parser.add_argument("--matrix", action="store_true", help="only rewrite the docs matrix")
+    parser.add_argument(
+        "--freeze",
+        action="store_true",
+        help="only write FRESH.txt: the fresh cases captured, with their digests",
+    )
+    parser.add_argument(
+        "--truth",
+        action="store_true",
+        help="only write the catalogue's truth into the existing captures (no CLI is run)",
+    )
     args = parser.parse_args(argv)
 
     everything = all_cases()
@@ -255,6 +315,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.matrix:
         observe.write_matrix(args.out, NOTES)
+        return 0
+    if args.freeze:
+        print(f"FRESH.txt: {write_fresh(everything, args.out)} fresh capture(s) frozen")
+        return 0
+    if args.truth:
+        changed = [case.key for case in select(args) if rewrite_truth(case, args.out)]
+        write_heldout(everything, args.out)
+        print(f"truth rewritten in {len(changed)} capture(s): {', '.join(changed) or '-'}")
         return 0
     reason = missing_reason()
     if reason:

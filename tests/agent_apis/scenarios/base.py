@@ -35,8 +35,11 @@ NEW_KINDS: dict[str, str] = {
     "permission": "403: the key is valid but not allowed (suspended, region, model access); "
     "permanent",
     "quota_exhausted": "the account is out of credit or has no quota (OpenAI "
-    "insufficient_quota, Anthropic credit balance / spend limit, Gemini 'limit: 0'); transient: "
-    "retried later (issue 12), never autofix's own budget",
+    "insufficient_quota, Anthropic credit balance / spend limit, Gemini 'limit: 0', prepayment "
+    "credits, billing disabled); permanent: only a payment or a raised limit helps; never "
+    "autofix's own budget",
+    "loop_detected": "the CLI stopped the model repeating itself (Gemini's loop detection); "
+    "invalid output",
     "context_window": "the prompt does not fit the model's context window; permanent",
     "max_tokens": "the answer was cut by the output-token limit; invalid output",
     "empty_answer": "the run ended without any answer text; invalid output",
@@ -142,7 +145,7 @@ def _t(kind: str, retry: RetryClass, detail: str = "") -> Truth:
 AUTH = _t("auth", "permanent")
 PERMISSION = _t("permission", "permanent")
 RATE = _t("rate_limit", "transient")
-QUOTA = _t("quota_exhausted", "transient")
+QUOTA = _t("quota_exhausted", "permanent")
 USAGE = _t("usage_limit", "transient")
 SERVER = _t("server_error", "transient")
 OVERLOADED = _t("overloaded", "transient")

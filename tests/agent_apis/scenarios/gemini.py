@@ -8,6 +8,7 @@ from dataclasses import replace
 from agent_apis import gemini as G
 from agent_apis.clis import RunOptions
 from agent_apis.core import Reply
+from agent_apis.gemini import CONTINUE_MARKER
 from agent_apis.scenarios.base import (
     AUTH,
     BAD_MODEL,
@@ -28,8 +29,11 @@ from agent_apis.scenarios.base import (
     RESET,
     SERVER,
     SUCCESS,
+    TIMEOUT,
     USAGE,
     Case,
+    Stop,
+    Truth,
     stop_cases,
 )
 
@@ -497,3 +501,680 @@ def gemini_cases() -> Iterator[Case]:
         RunOptions(output_format="json"),
         utility_fails_too=True,
     )
+    yield from _family_cases()
+
+
+# ---------------------------------------------------------------------------------------------
+# The exit-path families of docs/agents/gemini.md "Every exit path in the source" (variant 1)
+# ---------------------------------------------------------------------------------------------
+
+MISSING_SESSION = Truth(False, "config", "permanent", "missing_session")
+INVALID_SETTINGS = Truth(False, "config", "permanent", "invalid_settings")
+BAD_FLAG = Truth(False, "config", "permanent", "bad_flag")
+SANDBOX_MISSING = Truth(False, "config", "permanent", "sandbox_unavailable")
+BILLING = Truth(False, "quota_exhausted", "permanent", "billing")
+LOOP = Truth(False, "loop_detected", "invalid_output", warnings=("loop_detected",))
+DENIED_BUT_ANSWERED = Truth(True, "success", "none", warnings=("denied_tool",))
+DENIED_TASK_UNDONE = Truth(False, "permission", "permanent", shown=False, warnings=("denied_tool",))
+MCP_FAILED = Truth(True, "success", "none", warnings=("mcp_server_failed",))
+GEMINI_WINDOW = 1_048_576  # tokenLimit() of the gemini-2.5 models
+MISSING_FILE = "notes/missing.txt"
+POLICY_DENY_SECRET = """\
+[[rule]]
+toolName = "read_file"
+argsPattern = "secret"
+decision = "deny"
+priority = 500
+denyMessage = "Reading secret files is not allowed here."
+"""
+# An MCP server that never answers `initialize` (stdio), and one whose command does not exist.
+HANGING_MCP = {"command": "sleep", "args": ["30"], "timeout": 2000}
+MISSING_MCP = {"command": "/nonexistent/bin/autofix-mcp-server", "args": ["--stdio"]}
+
+
+def _mcp_settings(server: dict[str, object]) -> dict[str, object]:
+    return {"mcpServers": {"autofix-tools": server}}
+
+
+def _quota_429(message: str, details: list[dict[str, object]], label: str) -> Reply:
+    return G.error(429, message, details, label=label)
+
+
+def _family_cases() -> Iterator[Case]:
+    cli = "gemini"
+    pong = [G.text("pong")]
+
+    # -- debug and log switches: diagnostics on stderr, the structured result says success ----
+    yield Case(
+        cli,
+        "debug_flag_success",
+        SUCCESS,
+        lambda c: pong,
+        RunOptions(extra_args=("--debug",)),
+        family="debug_output",
+        description="--debug: console.log/debug of the CLI go to stderr; the answer is pong",
+    )
+    yield Case(
+        cli,
+        "debug_env_success",
+        SUCCESS,
+        lambda c: pong,
+        RunOptions(extra_env={"DEBUG": "1"}),
+        family="debug_output",
+        description="DEBUG=1 in the environment (isDebugMode reads DEBUG / DEBUG_MODE = 1|true)",
+    )
+
+    yield Case(
+        cli,
+        "text_raw_output_warning",
+        SUCCESS,
+        lambda c: pong,
+        RunOptions(output_format="text", extra_args=("--raw-output",)),
+        family="debug_output",
+        description="text mode with --raw-output: '[WARNING] --raw-output is enabled...' on "
+        "stderr, the answer on stdout",
+    )
+
+    # -- a tool failed, the agent recovered and answered --------------------------------------
+    yield Case(
+        cli,
+        "tool_error_then_answer",
+        SUCCESS,
+        lambda c: [
+            G.function_call("read_file", {"file_path": MISSING_FILE}),
+            G.text("The notes file does not exist; the README is the only document. pong"),
+        ],
+        family="recovered_tool_error",
+        description="read_file of a missing file (tool_result error, 'Error executing tool "
+        "read_file' on stderr), then the answer",
+    )
+    yield Case(
+        cli,
+        "shell_exit_1_then_answer",
+        SUCCESS,
+        lambda c: [
+            G.function_call(
+                "run_shell_command",
+                {"command": f"cat {MISSING_FILE}", "description": "Show the notes"},
+            ),
+            G.text("The notes file is missing (cat exited 1). pong"),
+        ],
+        RunOptions(extra_args=("--approval-mode", "yolo")),
+        family="recovered_tool_error",
+        description="--approval-mode yolo; a shell command that exits 1, then the answer",
+    )
+
+    # -- text and json output modes ------------------------------------------------------------
+    yield Case(
+        cli,
+        "text_success",
+        SUCCESS,
+        lambda c: pong,
+        RunOptions(output_format="text"),
+        family="text_output",
+    )
+    yield Case(
+        cli,
+        "text_empty_answer",
+        EMPTY,
+        lambda c: [G.content()],
+        RunOptions(output_format="text"),
+        family="text_output",
+        description="no text at all: '[ERROR] The model returned an empty response' on stderr, "
+        "nothing on stdout, exit 0",
+    )
+    yield Case(
+        cli,
+        "text_server_error",
+        SERVER,
+        lambda c: [G.error(500, "An internal error has occurred.")],
+        RunOptions(output_format="text"),
+        utility_fails_too=True,
+        family="text_output",
+    )
+    yield Case(
+        cli,
+        "text_usage_limit",
+        USAGE,
+        lambda c: [
+            _gemini_quota(
+                "GenerateRequestsPerDayPerProjectPerModel-FreeTier", FREE_REQUESTS, "250", "3600s"
+            )
+        ],
+        RunOptions(output_format="text"),
+        utility_fails_too=True,
+        family="text_output",
+    )
+    yield Case(
+        cli,
+        "text_max_turns",
+        MAX_TURNS,
+        lambda c: [G.function_call("read_file", {"file_path": "README.md"})],
+        RunOptions(output_format="text", max_turns=1),
+        family="text_output",
+    )
+    yield Case(
+        cli,
+        "json_empty_answer",
+        EMPTY,
+        lambda c: [G.content()],
+        RunOptions(output_format="json"),
+        family="json_output",
+        description="the json object on stdout with response '' and error INVALID_STREAM, exit 0",
+    )
+    yield Case(
+        cli,
+        "json_usage_limit",
+        USAGE,
+        lambda c: [
+            _gemini_quota(
+                "GenerateRequestsPerDayPerProjectPerModel-FreeTier", FREE_REQUESTS, "250", "3600s"
+            )
+        ],
+        RunOptions(output_format="json"),
+        utility_fails_too=True,
+        family="json_output",
+    )
+    yield Case(
+        cli,
+        "json_max_turns",
+        MAX_TURNS,
+        lambda c: [G.function_call("read_file", {"file_path": "README.md"})],
+        RunOptions(output_format="json", max_turns=1),
+        family="json_output",
+    )
+
+    # -- setup failures ------------------------------------------------------------------------
+    yield Case(
+        cli,
+        "resume_missing_session",
+        MISSING_SESSION,
+        lambda c: pong,
+        RunOptions(extra_args=("--resume", "3f1c2a9e-0000-4000-8000-00000000dead")),
+        family="missing_session",
+        description="--resume with a session id this project never had: exit 42",
+    )
+    yield Case(
+        cli,
+        "session_file_missing",
+        MISSING_SESSION,
+        lambda c: pong,
+        RunOptions(extra_args=("--session-file", "/nonexistent/autofix-session.json")),
+        family="missing_session",
+        description="--session-file naming no file: exit 42",
+    )
+    yield Case(
+        cli,
+        "resume_latest_no_sessions",
+        SUCCESS,
+        lambda c: pong,
+        RunOptions(extra_args=("--resume", "latest")),
+        family="missing_session",
+        description="--resume latest with no session yet: a warning on stderr, a new session, "
+        "the answer",
+    )
+    yield Case(
+        cli,
+        "settings_invalid_json",
+        INVALID_SETTINGS,
+        lambda c: pong,
+        RunOptions(files={"work/.gemini/settings.json": '{"model": {"name": "gemini-2.5-flash",}'}),
+        family="invalid_settings",
+        description="a workspace settings.json that is not JSON: FatalConfigError, exit 52",
+    )
+    yield Case(
+        cli,
+        "settings_schema_warning",
+        SUCCESS,
+        lambda c: pong,
+        RunOptions(settings={"ui": {"hideBanner": "yes please"}}),
+        family="invalid_settings",
+        description="a settings value of the wrong type: 'Invalid configuration in ...' on "
+        "stderr, the run goes on and answers",
+    )
+    yield Case(
+        cli,
+        "unknown_flag",
+        BAD_FLAG,
+        lambda c: pong,
+        RunOptions(extra_args=("--max-turns=3",)),
+        family="bad_flag",
+        description="a flag gemini does not have (claude's --max-turns): yargs strict mode, "
+        "'Unknown arguments', the help text, exit 1",
+    )
+    yield Case(
+        cli,
+        "bad_flag_value",
+        BAD_FLAG,
+        lambda c: pong,
+        RunOptions(extra_args=("--approval-mode", "sometimes")),
+        family="bad_flag",
+        description="a value outside the flag's choices: 'Invalid values', the help text, exit 1",
+    )
+    yield Case(
+        cli,
+        "empty_prompt",
+        Truth(False, "config", "permanent", "empty_prompt"),
+        lambda c: pong,
+        RunOptions(prompt=""),
+        family="bad_flag",
+        description="--prompt= with nothing on stdin: 'No input provided via stdin', exit 42",
+    )
+    yield Case(
+        cli,
+        "sandbox_missing",
+        SANDBOX_MISSING,
+        lambda c: pong,
+        RunOptions(extra_env={"GEMINI_SANDBOX": "podman"}),
+        family="sandbox",
+        description="GEMINI_SANDBOX names a container runtime that is not installed: "
+        "FatalSandboxError, exit 44",
+    )
+    yield Case(
+        cli,
+        "mcp_server_missing",
+        MCP_FAILED,
+        lambda c: pong,
+        RunOptions(settings=_mcp_settings(MISSING_MCP)),
+        family="mcp_server_failed",
+        description="settings mcpServers with a command that does not exist: a note on stderr, "
+        "the run goes on and answers",
+    )
+    yield Case(
+        cli,
+        "debug_mcp_server_missing",
+        MCP_FAILED,
+        lambda c: pong,
+        RunOptions(extra_args=("--debug",), settings=_mcp_settings(MISSING_MCP)),
+        family="mcp_server_failed",
+        description="the same with --debug: '[MCP error] Error during discovery for MCP server "
+        "...' and a stack on stderr, then the answer",
+    )
+    yield Case(
+        cli,
+        "mcp_server_timeout",
+        MCP_FAILED,
+        lambda c: pong,
+        RunOptions(settings=_mcp_settings(HANGING_MCP)),
+        family="mcp_server_failed",
+        description="an MCP server that never answers initialize, timeout 2 s: headless waits for "
+        "discovery, then goes on and answers",
+    )
+
+    # -- tools denied by policy ------------------------------------------------------------------
+    yield Case(
+        cli,
+        "excluded_tool_then_answer",
+        DENIED_BUT_ANSWERED,
+        lambda c: [
+            G.function_call(
+                "run_shell_command", {"command": "ls", "description": "List the files"}
+            ),
+            G.text("I cannot run shell commands here, but the answer is pong."),
+        ],
+        family="denied_tool",
+        description="headless default approval mode: the non-interactive policy removes "
+        "run_shell_command; the model calls it anyway ('Tool \"run_shell_command\" not found'), "
+        "then answers",
+    )
+    yield Case(
+        cli,
+        "policy_denied_then_answer",
+        DENIED_BUT_ANSWERED,
+        lambda c: [
+            G.function_call("read_file", {"file_path": "secret.txt"}),
+            G.text("That file is off limits, but the answer is pong."),
+        ],
+        RunOptions(files={"home/.gemini/policies/autofix.toml": POLICY_DENY_SECRET}),
+        family="denied_tool",
+        description="a user policy rule denies read_file of secret*: 'Tool execution denied by "
+        "policy.' in the tool result, then the answer",
+    )
+    yield Case(
+        cli,
+        "policy_denied_task_undone",
+        DENIED_TASK_UNDONE,
+        lambda c: [
+            G.function_call("read_file", {"file_path": "secret.txt"}),
+            G.text("I could not read secret.txt: the policy denies it, so I cannot summarise it."),
+        ],
+        RunOptions(
+            prompt="Summarise secret.txt.",
+            files={
+                "home/.gemini/policies/autofix.toml": POLICY_DENY_SECRET,
+                "work/secret.txt": "the launch code is 0000\n",
+            },
+        ),
+        family="denied_tool",
+        description="the denial leaves the task undone; the output is success-shaped",
+    )
+    yield Case(
+        cli,
+        "tools_exclude_then_answer",
+        DENIED_BUT_ANSWERED,
+        lambda c: [
+            G.function_call("read_file", {"file_path": "README.md"}),
+            G.text("I cannot read files here, but the answer is pong."),
+        ],
+        RunOptions(settings={"tools": {"exclude": ["read_file"]}}),
+        family="denied_tool",
+        description="settings tools.exclude removes read_file (a deprecation warning on stderr); "
+        "the model calls it anyway, then answers",
+    )
+
+    # -- loop detection --------------------------------------------------------------------------
+    yield Case(
+        cli,
+        "loop_tool_calls",
+        LOOP,
+        lambda c: [G.function_call("read_file", {"file_path": "README.md"})],
+        family="loop_detected",
+        description="the same read_file call every turn: the 5th identical call triggers a "
+        "recovery prompt, the 6th stops the run ('Loop detected, stopping execution')",
+    )
+    yield Case(
+        cli,
+        "loop_content",
+        LOOP,
+        lambda c: [G.text("I will check the configuration file again now. " * 40)],
+        family="loop_detected",
+        description="one answer chanting the same sentence: content loop, recovery prompt, the "
+        "same chant again stops the run",
+    )
+    yield Case(
+        cli,
+        "loop_recovered_then_answer",
+        SUCCESS,
+        lambda c: [
+            *[G.function_call("read_file", {"file_path": "README.md"}) for _ in range(5)],
+            G.text("pong"),
+        ],
+        family="loop_detected",
+        description="five identical calls: the CLI injects its loop-recovery prompt (nothing on "
+        "stdout) and the model answers",
+    )
+
+    # -- context: compression and the local overflow check ---------------------------------------
+    yield Case(
+        cli,
+        "compressed_then_answer",
+        SUCCESS,
+        lambda c: [
+            G.text(
+                f"Half of the work is done {CONTINUE_MARKER}", prompt_tokens=GEMINI_WINDOW * 6 // 10
+            ),
+            G.text("pong"),
+        ],
+        RunOptions(settings={"model": {"skipNextSpeakerCheck": False}}),
+        family="compaction",
+        description="skipNextSpeakerCheck off: after a turn at 60 % of the window the CLI sends "
+        "'Please continue.', compresses the history first (two summary calls), then the answer",
+    )
+    yield Case(
+        cli,
+        "context_overflow_local",
+        CONTEXT,
+        lambda c: [
+            G.function_call(
+                "read_file", {"file_path": "README.md"}, prompt_tokens=GEMINI_WINDOW - 8
+            ),
+            G.text("pong"),
+        ],
+        family="context_window",
+        description="the last turn used all but 8 tokens of the window: the CLI's own check "
+        "(ContextWindowWillOverflow) ends the turn before sending the tool result",
+    )
+    yield Case(
+        cli,
+        "context_overflow_local_exp_agent",
+        CONTEXT,
+        lambda c: [
+            G.function_call(
+                "read_file", {"file_path": "README.md"}, prompt_tokens=GEMINI_WINDOW - 8
+            ),
+            G.text("pong"),
+        ],
+        RunOptions(extra_env={"GEMINI_CLI_EXP_AGENT": "true"}),
+        family="context_window",
+        description="the same under GEMINI_CLI_EXP_AGENT=true (the agent-session loop)",
+    )
+
+    # -- turn caps -----------------------------------------------------------------------------
+    yield Case(
+        cli,
+        "continuation_turn_cap",
+        Truth(False, "max_turns", "permanent", "client_turn_bound", shown=False),
+        lambda c: [G.text(f"Step {i} done {CONTINUE_MARKER}") for i in range(1, 102)],
+        RunOptions(settings={"model": {"skipNextSpeakerCheck": False}}),
+        family="max_turns",
+        timeout_s=90.0,
+        description="the model keeps saying it will go on: after 100 'Please continue.' turns "
+        "the client's own bound (MAX_TURNS) ends the run silently: result success, exit 0",
+    )
+
+    # -- billing, credits and terminal quota forms ------------------------------------------------
+    yield Case(
+        cli,
+        "prepayment_depleted",
+        BILLING,
+        lambda c: [
+            _quota_429(
+                "Your prepayment credits are depleted. Please go to AI Studio at "
+                "https://ai.studio/projects to manage your project and billing.",
+                [],
+                "429:prepayment",
+            )
+        ],
+        utility_fails_too=True,
+        family="billing",
+        description="429 RESOURCE_EXHAUSTED with no details: the CLI retries it as a transient "
+        "quota error",
+    )
+    yield Case(
+        cli,
+        "billing_disabled_403",
+        BILLING,
+        lambda c: [
+            G.error(
+                403,
+                "This API method requires billing to be enabled. Please enable billing on "
+                "project #123456789 by visiting https://console.developers.google.com/billing/"
+                "enable?project=123456789 then retry. If you enabled billing for this project "
+                "recently, wait a few minutes for the action to propagate to our systems and "
+                "retry.",
+                [
+                    G.error_info(
+                        "BILLING_DISABLED", consumer="projects/123456789", containerInfo="123456789"
+                    ),
+                    G.help_link(
+                        "Google developers console billing",
+                        "https://console.developers.google.com/billing/enable?project=123456789",
+                    ),
+                ],
+            )
+        ],
+        utility_fails_too=True,
+        family="billing",
+    )
+    yield Case(
+        cli,
+        "credits_insufficient",
+        BILLING,
+        lambda c: [
+            _quota_429(
+                "Insufficient credits balance to use this model.",
+                [
+                    G.error_info(
+                        "INSUFFICIENT_G1_CREDITS_BALANCE", domain="cloudcode-pa.googleapis.com"
+                    )
+                ],
+                "429:INSUFFICIENT_G1_CREDITS_BALANCE",
+            )
+        ],
+        utility_fails_too=True,
+        family="billing",
+        description="ErrorInfo INSUFFICIENT_G1_CREDITS_BALANCE: TerminalQuotaError "
+        "(isInsufficientCredits), not retried",
+    )
+    yield Case(
+        cli,
+        "rate_limit_long_delay",
+        RATE,
+        lambda c: [
+            _gemini_quota(
+                "GenerateRequestsPerMinutePerProjectPerModel", FREE_REQUESTS, "15", "600s"
+            )
+        ],
+        utility_fails_too=True,
+        family="quota_terminal",
+        description="a per-minute quota whose RetryInfo asks for 600 s (> 300 s): "
+        "TerminalQuotaError 'Suggested retry after 600s.', not retried",
+    )
+    yield Case(
+        cli,
+        "cloudcode_rate_limit_no_delay",
+        Truth(False, "rate_limit", "transient", "cli_terminal_quota_error: the CLI does not retry it itself"),
+        lambda c: [
+            _quota_429(
+                "Resource has been exhausted (e.g. check quota).",
+                [G.error_info("RATE_LIMIT_EXCEEDED", domain="cloudcode-pa.googleapis.com")],
+                "429:RATE_LIMIT_EXCEEDED",
+            )
+        ],
+        utility_fails_too=True,
+        family="quota_terminal",
+        description="the Code Assist form: ErrorInfo RATE_LIMIT_EXCEEDED on cloudcode-pa with no "
+        "RetryInfo, which the CLI's classifier makes a TerminalQuotaError: not retried",
+    )
+    yield Case(
+        cli,
+        "validation_required_403",
+        Truth(False, "auth", "permanent", "account_validation_required"),
+        lambda c: [
+            G.error(
+                403,
+                "Verify your account to continue.",
+                [
+                    G.error_info(
+                        "VALIDATION_REQUIRED",
+                        domain="cloudcode-pa.googleapis.com",
+                        validation_link="https://accounts.google.com/signin/continue?sarp=1",
+                    ),
+                    G.help_link(
+                        "Verify your account", "https://accounts.google.com/signin/continue?sarp=1"
+                    ),
+                ],
+            )
+        ],
+        utility_fails_too=True,
+        family="auth",
+        description="403 VALIDATION_REQUIRED (cloudcode-pa): ValidationRequiredError; headless "
+        "has no validation handler",
+    )
+    yield Case(
+        cli,
+        "capacity_long_retry_delay",
+        TIMEOUT,
+        lambda c: [
+            _quota_429(
+                "No capacity available for model gemini-2.5-flash on the server",
+                [
+                    G.error_info("MODEL_CAPACITY_EXHAUSTED", model="gemini-2.5-flash"),
+                    G.retry_info("3600s"),
+                ],
+                "429:MODEL_CAPACITY_EXHAUSTED+3600s",
+            )
+        ],
+        utility_fails_too=True,
+        stop=Stop("SIGTERM", when_requests=1, hold_s=6.0),
+        family="capacity_wait",
+        description="MODEL_CAPACITY_EXHAUSTED with RetryInfo 3600s: the CLI's silent capacity "
+        "retry sleeps the full hour; autofix's timeout (SIGTERM) ends it",
+    )
+    yield Case(
+        cli,
+        "session_turns_in_continuation",
+        MAX_TURNS,
+        lambda c: [G.text(f"Step {i} done {CONTINUE_MARKER}") for i in range(1, 5)],
+        RunOptions(max_turns=2, settings={"model": {"skipNextSpeakerCheck": False}}),
+        family="max_turns",
+        description="maxSessionTurns 2 reached inside the client's 'Please continue.' turns: an "
+        "error event 'Maximum session turns exceeded', then result success, exit 0",
+    )
+    yield Case(
+        cli,
+        "json_loop_detected",
+        LOOP,
+        lambda c: [G.function_call("read_file", {"file_path": "README.md"})],
+        RunOptions(output_format="json"),
+        family="json_output",
+        description="tool-call loop in json mode: warnings ['Loop detected, stopping execution']",
+    )
+    yield Case(
+        cli,
+        "text_loop_detected",
+        Truth(False, "loop_detected", "invalid_output"),
+        lambda c: [G.function_call("read_file", {"file_path": "README.md"})],
+        RunOptions(output_format="text"),
+        family="text_output",
+        description="tool-call loop in text mode: the CLI prints nothing about it, exit 0",
+    )
+    yield Case(
+        cli,
+        "hook_stops_agent",
+        Truth(False, "permission", "permanent", "hook_stopped"),
+        lambda c: pong,
+        RunOptions(settings={"hooks": {"BeforeAgent": [{"hooks": [HOOK_STOP]}]}}),
+        family="hooks",
+        description="a BeforeAgent hook answers continue=false: no model call, result success "
+        "with no answer",
+    )
+    yield Case(
+        cli,
+        "hook_blocks_agent",
+        Truth(False, "permission", "permanent", "hook_blocked"),
+        lambda c: pong,
+        RunOptions(settings={"hooks": {"BeforeAgent": [{"hooks": [HOOK_BLOCK_PROMPT]}]}}),
+        family="hooks",
+        description="a BeforeAgent hook answers decision=block: an error event (warning) 'Agent "
+        "execution blocked: ...', no model call, result success",
+    )
+    yield Case(
+        cli,
+        "hook_blocks_tool_then_answer",
+        DENIED_BUT_ANSWERED,
+        lambda c: [
+            G.function_call("read_file", {"file_path": "README.md"}),
+            G.text("The hook blocked the read, but the answer is pong."),
+        ],
+        RunOptions(
+            settings={"hooks": {"BeforeTool": [{"matcher": "read_file", "hooks": [HOOK_BLOCK]}]}}
+        ),
+        family="hooks",
+        description="a BeforeTool hook exits 2: 'Tool execution blocked: ...' (policy_violation), "
+        "then the answer",
+    )
+    yield Case(
+        cli,
+        "text_hook_stops_agent",
+        Truth(False, "permission", "permanent", "hook_stopped"),
+        lambda c: pong,
+        RunOptions(
+            output_format="text",
+            settings={"hooks": {"BeforeAgent": [{"hooks": [HOOK_STOP]}]}},
+        ),
+        family="hooks",
+        description="the same in text mode: 'Agent execution stopped: <reason>' on stderr, "
+        "nothing on stdout, exit 0",
+    )
+
+
+HOOK_STOP = {
+    "type": "command",
+    "command": 'echo \'{"continue": false, "stopReason": "Change freeze: agents are paused."}\'',
+}
+HOOK_BLOCK_PROMPT = {
+    "type": "command",
+    "command": 'echo \'{"decision": "block", "reason": "Prompts must name a ticket."}\'',
+}
+HOOK_BLOCK = {"type": "command", "command": "echo 'Reads are audited; denied.' >&2; exit 2"}
