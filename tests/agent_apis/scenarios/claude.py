@@ -35,6 +35,7 @@ from agent_apis.scenarios.base import (
     clock,
     stop_cases,
 )
+from agent_apis.scenarios.claude_exits import claude_exit_cases
 
 # ---------------------------------------------------------------------------------------------
 # Claude Code ↔ Anthropic Messages API
@@ -422,3 +423,4 @@ def claude_cases() -> Iterator[Case]:
         lambda c: [A.error(500, "Internal server error")],
         RunOptions(output_format="json"),
     )
+    yield from claude_exit_cases()
