@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from agent_apis import openai as O
 from agent_apis.clis import RunOptions
@@ -11,6 +12,7 @@ from agent_apis.core import Reply
 from agent_apis.scenarios.base import (
     AUTH,
     BAD_MODEL,
+    CANCELLED,
     CONFIG,
     CONNECTION,
     CONTEXT,
@@ -31,6 +33,7 @@ from agent_apis.scenarios.base import (
     TIMEOUT,
     USAGE,
     Case,
+    Context,
     Stop,
     Truth,
     stop_cases,
@@ -474,6 +477,7 @@ def codex_cases() -> Iterator[Case]:
         description="no --skip-git-repo-check in a directory that is not a git repository",
     )
     yield from codex_exit_path_cases()
+    yield from codex_fresh_cases()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1058,7 +1062,12 @@ def codex_exit_path_cases() -> Iterator[Case]:
     yield Case(
         cli,
         "should_retry_false",
-        Truth(False, "server_error", "permanent", "x_should_retry_false"),
+        Truth(
+            False,
+            "server_error",
+            "transient",
+            "x_should_retry_false: codex drops the header, so the status decides",
+        ),
         lambda c: [
             O.error(
                 500,
@@ -1166,4 +1175,626 @@ def codex_exit_path_cases() -> Iterator[Case]:
         family="loop",
         description="the model repeats the same command forever: Codex has no loop detector or "
         "turn cap, so only autofix's wall-clock timeout (SIGTERM) ends it",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The fresh held-out set (FRESH.txt): written from the coverage table by someone who did not
+# tune the verdict, each shape different from the tune cases above (other wording, status,
+# flag or env spelling, output mode, tools, more steps). Captured and frozen before any verdict
+# change; never tune on these.
+# ---------------------------------------------------------------------------------------------
+
+CHECK_SH = "test -f VERSION || { echo 'check: VERSION file missing' >&2; exit 1; }\necho ok\n"
+CHECK_PROMPT = "Make check.sh pass."
+FIXED_ANSWER = "check.sh passes now: the VERSION file was missing, so I created it."
+COMMIT_RULES = (
+    "prefix_rule(\n"
+    '    pattern = ["git", "commit"],\n'
+    '    decision = "forbidden",\n'
+    '    justification = "commits are made by the release bot",\n'
+    ")\n"
+)
+CURL_RULES = 'prefix_rule(pattern = ["curl"], decision = "prompt")\n'
+# A rollout file that exists for the thread id but is not a rollout (a truncated write).
+CORRUPT_THREAD = "0199a213-81c0-7800-8aa1-bbab2a035a99"
+CORRUPT_ROLLOUT = (
+    f"home/.codex/sessions/2026/11/20/rollout-2026-11-20T10-00-00-{CORRUPT_THREAD}.jsonl"
+)
+EXITING_MCP = (
+    "[mcp_servers.tickets]\n"
+    'command = "sh"\n'
+    'args = ["-c", "echo tickets-mcp: TICKETS_TOKEN is not set >&2; exit 3"]\n'
+    "required = true\n"
+)
+HANGING_MCP_ARGS = [
+    "-c",
+    'mcp_servers.search.command="sleep"',
+    "-c",
+    'mcp_servers.search.args=["30"]',
+    "-c",
+    "mcp_servers.search.startup_timeout_sec=2",
+]
+
+
+def _usage_limit(c: Context, plan: str, seconds: int, message: str) -> Reply:
+    return O.error(
+        429,
+        message,
+        "usage_limit_reached",
+        None,
+        extra={
+            "plan_type": plan,
+            "resets_at": int(c.now) + seconds,
+            "resets_in_seconds": seconds,
+        },
+    )
+
+
+def _workspace_limit(reached_type: str, plan: str) -> Reply:
+    return O.error(
+        429,
+        "The usage limit has been reached",
+        "usage_limit_reached",
+        None,
+        headers={"x-codex-rate-limit-reached-type": reached_type},
+        extra={"plan_type": plan},
+    )
+
+
+def codex_fresh_cases() -> Iterator[Case]:
+    cli = "codex"
+    fc = O.function_call
+
+    def case(
+        name: str,
+        family: str,
+        truth: Truth,
+        build: Callable[[Context], Sequence[Reply]],
+        options: RunOptions | None = None,
+        **kw: Any,
+    ) -> Case:
+        return Case(
+            cli, name, truth, build, options or RunOptions(), family=family, fresh=True, **kw
+        )
+
+    # -- debug and log switches on runs that succeed ------------------------------------------
+    yield case(
+        "debug_module_filter_tool",
+        "debug_output",
+        SUCCESS,
+        lambda c: [
+            fc("exec_command", {"cmd": "head -n 3 README.md"}),
+            O.text("README.md starts with the title 'demo project'."),
+        ],
+        RunOptions(
+            prompt="What is the README's title?",
+            extra_env={"RUST_LOG": "codex_core=trace,codex_exec=debug"},
+        ),
+        description="RUST_LOG with a per-module filter (codex_core=trace,codex_exec=debug): "
+        "TRACE/DEBUG/INFO/WARN tracing lines (incl. the plugin-sync WARN ... error=...) on "
+        "stderr around a tool call and a JSONL success",
+    )
+    yield case(
+        "debug_warn_text_retry",
+        "debug_output",
+        SUCCESS,
+        lambda c: [O.error(503, "upstream request timeout", "server_error", None), O.text("pong")],
+        RunOptions(output_format="text", extra_env={"RUST_LOG": "warn"}),
+        description="text mode with RUST_LOG=warn: WARN plugin-sync lines (error=...) among "
+        "the banner and transcript; a 503 is retried silently (request retry, no Reconnecting "
+        "line), then the answer on stdout, exit 0",
+    )
+
+    # -- tool errors the agent recovered from ------------------------------------------------
+    yield case(
+        "two_failed_commands_then_answer",
+        "recovered_tool_error",
+        SUCCESS,
+        lambda c: [
+            fc("exec_command", {"cmd": "ls docs"}),
+            fc("exec_command", {"cmd": "grep -rn TODO src"}),
+            fc("exec_command", {"cmd": "grep -n TODO README.md || true"}),
+            O.text("There are no TODOs: no docs/ or src/ directory, and README.md has none."),
+        ],
+        RunOptions(prompt="Find the TODOs in this project."),
+        description="two commands fail (exit 2 each, command_execution status failed), the "
+        "third works, the agent answers: turn.completed, exit 0",
+    )
+    yield case(
+        "failing_check_fixed",
+        "recovered_tool_error",
+        SUCCESS,
+        lambda c: [
+            fc("exec_command", {"cmd": "sh check.sh"}),
+            fc("exec_command", {"cmd": "echo 1.0.0 > VERSION"}),
+            fc("exec_command", {"cmd": "sh check.sh"}),
+            O.text(FIXED_ANSWER),
+        ],
+        RunOptions(
+            prompt=CHECK_PROMPT,
+            extra_args=["--sandbox", "workspace-write"],
+            files={"work/check.sh": CHECK_SH},
+        ),
+        description="--sandbox workspace-write: check.sh fails (exit 1, 'VERSION file "
+        "missing'), the agent writes VERSION, the rerun passes, the answer",
+    )
+
+    # -- output modes and answers ---------------------------------------------------------
+    yield case(
+        "text_whitespace_answer",
+        "text_mode",
+        EMPTY,
+        lambda c: [O.text("\n\n   \n")],
+        TEXT,
+        description="text mode, a completed message of blank lines: exit 0, stdout only "
+        "whitespace, the 'codex' block on stderr is blank",
+    )
+    yield case(
+        "schema_empty_answer",
+        "success",
+        EMPTY,
+        lambda c: [O.response()],
+        RunOptions(prompt=JSON_PROMPT, json_schema=SCHEMA),
+        description="--output-schema and a completed response without any message: "
+        "turn.completed with no agent_message, exit 0",
+    )
+
+    # -- sessions --------------------------------------------------------------------------
+    yield case(
+        "resume_corrupt_rollout",
+        "missing_session",
+        _config("unresumable_session"),
+        lambda c: [O.text("pong")],
+        RunOptions(
+            extra_args=["resume", CORRUPT_THREAD],
+            files={CORRUPT_ROLLOUT: 'not json at all\n{"truncated": \n'},
+        ),
+        description="exec resume <id> whose rollout file exists but is garbage: 'Error: "
+        "thread/resume: thread/resume failed: failed to read thread: thread-store internal "
+        "error: failed to read session metadata ...' on stderr, exit 1, no JSONL",
+    )
+    yield case(
+        "resume_missing_session_text",
+        "missing_session",
+        _config("missing_session"),
+        lambda c: [O.text("pong")],
+        _text(RunOptions(extra_args=["resume", "01a21990-0000-7000-8000-0000deadbeef"])),
+        description="text mode, exec resume <uuid> nobody recorded: only 'Error: thread/resume: "
+        "... no rollout found for thread id ...' on stderr, exit 1",
+    )
+
+    # -- MCP servers at start-up -------------------------------------------------------------
+    yield case(
+        "mcp_required_exits",
+        "mcp_startup",
+        _config("mcp_required_failed"),
+        lambda c: [O.text("pong")],
+        RunOptions(files={"home/.codex/config.toml": EXITING_MCP}),
+        description="a required MCP server that starts and exits 3 at once: 'ERROR "
+        "codex_core::session: ... required MCP servers failed to initialize: tickets: "
+        "handshaking with MCP server failed: ...' and 'Error: thread/start: ...', exit 1",
+    )
+    yield case(
+        "mcp_required_timeout_cli",
+        "mcp_startup",
+        _config("mcp_required_failed"),
+        lambda c: [O.text("pong")],
+        RunOptions(extra_args=[*HANGING_MCP_ARGS, "-c", "mcp_servers.search.required=true"]),
+        description="a required MCP server given by -c overrides that never answers the "
+        "handshake (startup_timeout_sec=2): '... search: timed out handshaking with MCP server "
+        "after 2s ...', exit 1",
+    )
+    yield case(
+        "mcp_optional_timeout",
+        "mcp_startup",
+        Truth(True, "success", "none", "an optional MCP server's timeout is reported nowhere"),
+        lambda c: [O.text("pong")],
+        RunOptions(extra_args=HANGING_MCP_ARGS),
+        description="the same hanging server without required: the run does not wait for it "
+        "and answers; nothing in JSONL or on stderr tells of the server",
+    )
+
+    # -- invalid configuration and the command line ------------------------------------------
+    yield case(
+        "config_duplicate_key",
+        "invalid_config",
+        _config("invalid_config_toml"),
+        lambda c: [O.text("pong")],
+        RunOptions(
+            files={
+                "home/.codex/config.toml": (
+                    'model = "gpt-5.5"\nmodel_reasoning_effort = "high"\nmodel = "gpt-5.4"\n'
+                )
+            }
+        ),
+        description="config.toml sets model twice: 'Error loading config.toml:' / "
+        "'<path>:3:1: duplicate key' and a caret excerpt on stderr, exit 1",
+    )
+    yield case(
+        "output_schema_not_json",
+        "invalid_config",
+        _config("output_schema_invalid"),
+        lambda c: [O.text('{"answer": "pong"}')],
+        RunOptions(
+            prompt=JSON_PROMPT,
+            extra_args=["--output-schema", "answer.schema.json"],
+            files={
+                "work/answer.schema.json": (
+                    '{"type": "object", "properties": {"answer": {"type": "string"}},\n'
+                )
+            },
+        ),
+        description="--output-schema naming a truncated JSON file: 'Output schema file "
+        "answer.schema.json is not valid JSON: EOF while parsing ...', exit 1",
+    )
+    yield case(
+        "unknown_flag_approval_mode",
+        "bad_flag",
+        _config("unknown_flag"),
+        lambda c: [O.text("pong")],
+        RunOptions(extra_args=["--approval-mode", "never"]),
+        description="gemini's --approval-mode given to codex exec: \"error: unexpected argument "
+        "'--approval-mode' found\", a tip and the usage, exit 2",
+    )
+    yield case(
+        "cd_missing_dir",
+        "bad_flag",
+        _config("invalid_flag_value"),
+        lambda c: [O.text("pong")],
+        RunOptions(extra_args=["-C", "/nonexistent/checkout"]),
+        description="-C naming a directory that does not exist: only 'Error: No such file or "
+        "directory (os error 2)' on stderr, exit 1",
+    )
+
+    # -- sandbox and policy denials ------------------------------------------------------------
+    yield case(
+        "sandbox_default_write_undone",
+        "sandbox_denial",
+        Truth(
+            False,
+            "permission",
+            "permanent",
+            "default read-only sandbox; the denial leaves no trace",
+            shown=False,
+        ),
+        lambda c: [
+            fc("exec_command", {"cmd": "echo '- fix the build' >> CHANGELOG.md"}),
+            O.text("I could not append to CHANGELOG.md: writing is not permitted here."),
+        ],
+        RunOptions(prompt="Append '- fix the build' to CHANGELOG.md."),
+        description="no --sandbox flag (exec's default read-only sandbox): the append is "
+        "refused, no command item reaches the JSONL, the agent says it could not; exit 0",
+    )
+    yield case(
+        "escalation_rejected_worked_around",
+        "sandbox_denial",
+        DENIED_OK,
+        lambda c: [
+            fc(
+                "exec_command",
+                {
+                    "cmd": "mkdir -p .cache && cp README.md .cache/",
+                    "sandbox_permissions": "require_escalated",
+                    "justification": "cache the README outside the sandbox",
+                },
+            ),
+            fc("exec_command", {"cmd": "head -n 1 README.md"}),
+            O.text("The README's title is 'demo project'."),
+        ],
+        RunOptions(prompt="What is the README's title?"),
+        description="the agent asks for an unsandboxed run, exec's approval policy never "
+        "rejects it ('ERROR codex_core::tools::router: error=approval policy is Never; reject "
+        "command ...' on stderr), the agent reads the file another way and answers",
+    )
+    yield case(
+        "policy_forbidden_commit_undone",
+        "policy_denial",
+        DENIED_UNDONE,
+        lambda c: [
+            fc("exec_command", {"cmd": "git commit -am 'docs: update README'"}),
+            O.text("I could not commit: a rule here forbids git commit."),
+        ],
+        RunOptions(
+            prompt="Commit the README change.",
+            files={"home/.codex/rules/default.rules": COMMIT_RULES},
+        ),
+        description="an execpolicy rule forbids git commit: 'ERROR codex_core::tools::router: "
+        "... Rejected(... rejected: commits are made by the release bot)' on stderr, the task "
+        "is left undone, turn.completed, exit 0",
+    )
+    yield case(
+        "policy_prompt_curl_worked_around",
+        "policy_denial",
+        DENIED_OK,
+        lambda c: [
+            fc("exec_command", {"cmd": "curl -s https://example.com/docs.txt"}),
+            fc("exec_command", {"cmd": "cat README.md"}),
+            O.text("I could not fetch the docs, but README.md says this is a demo project."),
+        ],
+        RunOptions(
+            prompt="Summarise the project docs.",
+            files={"home/.codex/rules/network.rules": CURL_RULES},
+        ),
+        description="a rules file (network.rules) says prompt for curl; exec cannot ask: "
+        "'Rejected(\"approval required by policy, but AskForApproval is set to Never\")' on "
+        "stderr, the agent reads the README instead and answers",
+    )
+
+    # -- rate and usage limits --------------------------------------------------------------
+    yield case(
+        "rate_limit_in_stream",
+        "rate_limit",
+        RATE,
+        lambda c: [
+            O.response(
+                terminal="failed",
+                error_code="rate_limit_exceeded",
+                error_message="Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit "
+                "30000, Used 30000, Requested 900. Please try again in 1.5s.",
+            )
+        ],
+        description="HTTP 200 then response.failed rate_limit_exceeded 'try again in 1.5s', "
+        "every time: one reconnect, then turn.failed 'rate limit exceeded: ...', exit 1",
+    )
+    yield case(
+        "text_usage_limit_reset",
+        "usage_limit",
+        USAGE,
+        lambda c: [
+            _usage_limit(c, "pro", 2700, "You have reached your Codex usage limit for this period.")
+        ],
+        TEXT,
+        description="text mode, 429 usage_limit_reached (plan pro, resets in 45 min): 'ERROR: "
+        "You've hit your usage limit. Visit ... to purchase more credits or try again at "
+        "<local time>.' twice on stderr, exit 1",
+    )
+
+    # -- credit, billing and spend limits -------------------------------------------------
+    yield case(
+        "workspace_member_credits_depleted",
+        "billing",
+        _paid("workspace_member_credits_depleted"),
+        lambda c: [_workspace_limit("workspace_member_credits_depleted", "enterprise")],
+        description="x-codex-rate-limit-reached-type: workspace_member_credits_depleted: "
+        "turn.failed 'Your workspace is out of credits. Ask your workspace owner to refill in "
+        "order to continue.'",
+    )
+    yield case(
+        "workspace_owner_spend_cap",
+        "billing",
+        _paid("workspace_owner_usage_limit_reached"),
+        lambda c: [_workspace_limit("workspace_owner_usage_limit_reached", "business")],
+        description="x-codex-rate-limit-reached-type: workspace_owner_usage_limit_reached: "
+        "turn.failed 'You hit your spend cap set in your workspace. Increase your spend cap to "
+        "continue.'",
+    )
+    yield case(
+        "payment_required_text",
+        "billing",
+        _paid("payment_required"),
+        lambda c: [
+            O.error(
+                402,
+                "Your organization has no remaining prepaid credits. Add credits at "
+                "https://platform.openai.com/settings/organization/billing.",
+                "insufficient_balance",
+                "billing_not_active",
+            )
+        ],
+        TEXT,
+        description="text mode, 402 with a prepaid-credits message: 'ERROR: Reconnecting... "
+        "1/1', then 'ERROR: unexpected status 402 Payment Required: ...' twice, exit 1",
+    )
+
+    # -- a do-not-retry signal, server and transport errors -------------------------------
+    yield case(
+        "should_retry_false_503_text",
+        "do_not_retry",
+        Truth(
+            False,
+            "server_error",
+            "transient",
+            "x_should_retry_false: codex drops the header, so the status decides",
+        ),
+        lambda c: [
+            O.error(
+                503,
+                "The service is temporarily unable to serve this request for this organization.",
+                "server_error",
+                None,
+                headers={"x-should-retry": "false"},
+            )
+        ],
+        TEXT,
+        description="text mode, 503 with x-should-retry: false: Codex ignores the header, "
+        "retries (ERROR: Reconnecting...) and ends with 'ERROR: unexpected status 503 Service "
+        "Unavailable: ...' twice, exit 1",
+    )
+    yield case(
+        "error_event_mid_stream",
+        "server_error",
+        SERVER,
+        lambda c: [
+            O.stream_error_event(
+                "internal_error",
+                "The server had an error processing your request. Sorry about that! You can "
+                "retry your request.",
+                partial="Checking",
+            )
+        ],
+        description="HTTP 200, partial text, then a bare error event (internal_error) and no "
+        "terminal event: an agent_message 'Checking', a reconnect, the same again, turn.failed "
+        "'stream disconnected before completion: stream closed before response.completed'",
+    )
+    yield case(
+        "text_overloaded_503",
+        "overloaded",
+        OVERLOADED,
+        lambda c: [
+            O.error(
+                503,
+                "The engine is currently overloaded, please try again later.",
+                "server_error",
+                "server_is_overloaded",
+            )
+        ],
+        TEXT,
+        description="text mode, HTTP 503 code server_is_overloaded: 'ERROR: Selected model is "
+        "at capacity. Please try a different model.' twice on stderr, exit 1",
+    )
+    yield case(
+        "stream_idle_timeout",
+        "connection",
+        Truth(False, "connection", "transient", "cli_stream_idle_timeout"),
+        lambda c: [O.text("Partial answer here and then", stall_after=6)],
+        RunOptions(extra_args=["-c", "model_providers.autofix.stream_idle_timeout_ms=1500"]),
+        description="the stream stalls after a few events; the provider's idle timeout (1.5 s) "
+        "fires twice: turn.failed 'stream disconnected before completion: idle timeout waiting "
+        "for SSE', exit 1",
+    )
+    yield case(
+        "text_max_tokens_partial",
+        "max_tokens",
+        MAX_TOKENS,
+        lambda c: [
+            O.text(
+                "The three steps are: first, install the package; second,",
+                terminal="incomplete",
+                incomplete_reason="max_output_tokens",
+            )
+        ],
+        _text(RunOptions(prompt="List the three setup steps.")),
+        description="text mode, partial text then response.incomplete max_output_tokens: the "
+        "partial 'codex' block and 'ERROR: Incomplete response returned, reason: "
+        "max_output_tokens' twice on stderr, stdout empty, exit 1",
+    )
+    yield case(
+        "bio_policy_in_stream",
+        "api_policy",
+        Truth(False, "refusal", "permanent", "bio_policy"),
+        lambda c: [
+            O.response(
+                terminal="failed",
+                error_code="bio_policy",
+                error_message="This request was blocked under our biological safety policy.",
+            )
+        ],
+        description="response.failed with code bio_policy: turn.failed with the message only, "
+        "not retried",
+    )
+    yield case(
+        "text_content_filter",
+        "refusal",
+        REFUSAL,
+        lambda c: [O.response(terminal="incomplete", incomplete_reason="content_filter")],
+        _text(RunOptions(prompt="Write the exploit for CVE-2026-0001.")),
+        description="text mode, response.incomplete content_filter with no text (retried "
+        "once): 'ERROR: stream disconnected before completion: Incomplete response returned, "
+        "reason: content_filter' on stderr, exit 1",
+    )
+    yield case(
+        "input_too_long_400",
+        "invalid_request",
+        Truth(False, "invalid_request", "permanent", "string_above_max_length"),
+        lambda c: [
+            O.error(
+                400,
+                "Invalid 'input[0].content[0].text': string too long. Expected a string with "
+                "maximum length 10485760, but got a string with length 10485912 instead.",
+                "invalid_request_error",
+                "string_above_max_length",
+            )
+        ],
+        description="400 string_above_max_length: turn.failed whose message is the raw error "
+        "body JSON, not retried",
+    )
+    yield case(
+        "context_after_tool_call",
+        "context_window",
+        CONTEXT,
+        lambda c: [
+            fc("exec_command", {"cmd": "cat README.md"}),
+            O.response(
+                terminal="failed",
+                error_code="context_length_exceeded",
+                error_message="Your input exceeds the context window of this model.",
+            ),
+        ],
+        description="a tool call succeeds, the next request overflows (response.failed "
+        "context_length_exceeded): turn.failed 'Codex ran out of room in the model's context "
+        "window. ...'",
+    )
+
+    # -- compaction -----------------------------------------------------------------------
+    yield case(
+        "compaction_json_two_tools",
+        "compaction",
+        Truth(True, "success", "none", "compaction twice, not reported in JSON mode"),
+        lambda c: [
+            fc("exec_command", {"cmd": "ls -la"}),
+            O.text("Checkpoint 1: listed the directory."),
+            fc("exec_command", {"cmd": "cat README.md"}),
+            O.text("Checkpoint 2: README.md read (a demo project)."),
+            O.text("The project has one file, README.md, describing a demo project."),
+        ],
+        RunOptions(
+            prompt="List the project files and say what they are.",
+            extra_args=["-c", "model_auto_compact_token_limit=1200"],
+        ),
+        description="model_auto_compact_token_limit=1200: a compaction after each of two tool "
+        "calls (five requests), then the answer; the JSONL shows only the two commands and the "
+        "answer",
+    )
+    yield case(
+        "compaction_text_info_log",
+        "compaction",
+        COMPACTED,
+        lambda c: [
+            fc("exec_command", {"cmd": "wc -w README.md"}),
+            O.text("Checkpoint: README.md has 10 words."),
+            O.text("README.md has 10 words."),
+        ],
+        _text(
+            RunOptions(
+                prompt="How many words are in README.md?",
+                extra_env={"RUST_LOG": "info"},
+                extra_args=["-c", "model_auto_compact_token_limit=1500"],
+            )
+        ),
+        description="text mode with RUST_LOG=info: INFO tracing lines, the exec block, "
+        "'context compacted' on stderr, the answer on stdout",
+    )
+
+    # -- loops, signals, credentials -----------------------------------------------------------
+    yield case(
+        "loop_alternating_until_timeout",
+        "loop",
+        TIMEOUT,
+        lambda c: [
+            fc("exec_command", {"cmd": "git status --short" if i % 2 == 0 else "ls -a"})
+            for i in range(60)
+        ],
+        stop=Stop("SIGTERM", when_requests=8, hold_s=0.5),
+        description="the model alternates two commands (git status fails with 128, ls works) "
+        "forever; nothing in Codex stops it: SIGTERM from autofix's wall-clock timeout",
+    )
+    yield case(
+        "cancelled_during_command",
+        "cancelled",
+        CANCELLED,
+        lambda c: [fc("exec_command", {"cmd": "sleep 20"}), O.text("done")],
+        RunOptions(prompt="Wait for the build to finish."),
+        stop=Stop("SIGINT", when_stdout_has='"status":"in_progress"', hold_s=0.5),
+        description="SIGINT while a command runs: the last event is the command's "
+        "item.started, exit 1",
+    )
+    yield case(
+        "env_key_missing",
+        "auth",
+        Truth(False, "auth", "permanent", "provider_env_key_unset"),
+        lambda c: [O.text("pong")],
+        RunOptions(extra_args=["-c", 'model_providers.autofix.env_key="AUTOFIX_OPENAI_KEY"']),
+        description="the provider's env_key names a variable that is not set: turn.failed "
+        "'Missing environment variable: `AUTOFIX_OPENAI_KEY`.', no request",
     )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from agent_apis import gemini as G
 from agent_apis.clis import RunOptions
@@ -32,6 +33,7 @@ from agent_apis.scenarios.base import (
     TIMEOUT,
     USAGE,
     Case,
+    Context,
     Stop,
     Truth,
     stop_cases,
@@ -502,6 +504,7 @@ def gemini_cases() -> Iterator[Case]:
         utility_fails_too=True,
     )
     yield from _family_cases()
+    yield from gemini_fresh_cases()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1033,7 +1036,12 @@ def _family_cases() -> Iterator[Case]:
     yield Case(
         cli,
         "cloudcode_rate_limit_no_delay",
-        Truth(False, "rate_limit", "transient", "cli_terminal_quota_error: the CLI does not retry it itself"),
+        Truth(
+            False,
+            "rate_limit",
+            "transient",
+            "cli_terminal_quota_error: the CLI does not retry it itself",
+        ),
         lambda c: [
             _quota_429(
                 "Resource has been exhausted (e.g. check quota).",
@@ -1122,7 +1130,7 @@ def _family_cases() -> Iterator[Case]:
     yield Case(
         cli,
         "hook_stops_agent",
-        Truth(False, "permission", "permanent", "hook_stopped"),
+        Truth(False, "config", "permanent", "hook_stopped"),
         lambda c: pong,
         RunOptions(settings={"hooks": {"BeforeAgent": [{"hooks": [HOOK_STOP]}]}}),
         family="hooks",
@@ -1132,7 +1140,7 @@ def _family_cases() -> Iterator[Case]:
     yield Case(
         cli,
         "hook_blocks_agent",
-        Truth(False, "permission", "permanent", "hook_blocked"),
+        Truth(False, "config", "permanent", "hook_blocked"),
         lambda c: pong,
         RunOptions(settings={"hooks": {"BeforeAgent": [{"hooks": [HOOK_BLOCK_PROMPT]}]}}),
         family="hooks",
@@ -1157,7 +1165,7 @@ def _family_cases() -> Iterator[Case]:
     yield Case(
         cli,
         "text_hook_stops_agent",
-        Truth(False, "permission", "permanent", "hook_stopped"),
+        Truth(False, "config", "permanent", "hook_stopped"),
         lambda c: pong,
         RunOptions(
             output_format="text",
@@ -1178,3 +1186,579 @@ HOOK_BLOCK_PROMPT = {
     "command": 'echo \'{"decision": "block", "reason": "Prompts must name a ticket."}\'',
 }
 HOOK_BLOCK = {"type": "command", "command": "echo 'Reads are audited; denied.' >&2; exit 2"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The fresh held-out set (FRESH.txt): written from the coverage table by someone who did not
+# tune the verdict, each shape different from the tune cases above (other wording, status,
+# flag or env spelling, output mode, tools, more steps). Captured and frozen before any verdict
+# change; never tune on these.
+# ---------------------------------------------------------------------------------------------
+
+CHECK_SH = "test -f VERSION || { echo 'check: VERSION file missing' >&2; exit 1; }\necho ok\n"
+# A project the CLI already knows (projects.json + .project_root), so session files planted in
+# its chats/ directory are the ones --resume / --session-id look at.
+KNOWN_PROJECT = {
+    "home/.gemini/projects.json": '{\n  "projects": {\n    "{WORK}": "work"\n  }\n}\n',
+    "home/.gemini/tmp/work/.project_root": "{WORK}",
+}
+EARLIER_SESSION = "7c0ffee1-0000-4000-8000-000000000001"
+SESSION_FILE = "home/.gemini/tmp/work/chats/session-2026-11-20T09-15-7c0ffee1.jsonl"
+SESSION_HEAD = (
+    f'{{"sessionId":"{EARLIER_SESSION}","projectHash":"0","startTime":"2026-11-20T09:15:00.000Z",'
+    '"lastUpdated":"2026-11-20T09:15:00.000Z","kind":"main"}\n'
+)
+GOOD_SESSION = SESSION_HEAD + (
+    '{"id":"10795e24-919f-4424-aeb2-8119cfba45ef","timestamp":"2026-11-20T09:15:01.000Z",'
+    '"type":"user","content":[{"text":"Summarise README.md"}]}\n'
+    '{"id":"f42f2dea-d72d-45e5-8c0e-65eef5356e98","timestamp":"2026-11-20T09:15:02.000Z",'
+    '"type":"gemini","content":"It is a demo project.","thoughts":[],"tokens":{"input":1800,'
+    '"output":11,"cached":0,"thoughts":0,"tool":0,"total":1811},"model":"gemini-2.5-flash"}\n'
+)
+# The same session cut off mid-write (a crash, a full disk): the file is no longer a session.
+CORRUPT_SESSION = SESSION_HEAD + '{"$set":{"messages":[{"id":"a","type":"user","content":[{"te\n'
+SHELL_DENY_POLICY = """\
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm"
+decision = "deny"
+priority = 900
+denyMessage = "Deleting files needs a human."
+"""
+HOOK_DENY_README = {
+    "type": "command",
+    "command": 'echo \'{"decision": "deny", "reason": "README reads are embargoed until '
+    "release.\"}'",
+}
+HOOK_STOP_AT_TOOL = {
+    "type": "command",
+    "command": 'echo \'{"continue": false, "stopReason": "Budget window closed for today."}\'',
+}
+
+
+def gemini_fresh_cases() -> Iterator[Case]:
+    cli = "gemini"
+    fc = G.function_call
+    pong = [G.text("pong")]
+
+    def case(
+        name: str,
+        family: str,
+        truth: Truth,
+        build: Callable[[Context], Sequence[Reply]],
+        options: RunOptions | None = None,
+        **kw: Any,
+    ) -> Case:
+        return Case(
+            cli, name, truth, build, options or RunOptions(), family=family, fresh=True, **kw
+        )
+
+    # -- debug switches on runs that succeed ----------------------------------------------------
+    yield case(
+        "debug_mode_env_list_dir",
+        "debug_output",
+        SUCCESS,
+        lambda c: [
+            fc("list_directory", {"dir_path": "."}),
+            G.text("The project has a single file, README.md."),
+        ],
+        RunOptions(prompt="What files does the project have?", extra_env={"DEBUG_MODE": "true"}),
+        description="DEBUG_MODE=true: [DEBUG] [MemoryDiscovery], [PolicyEngine.check], "
+        "Experiments loaded, heap size ... on stderr around a list_directory call and the answer",
+    )
+    yield case(
+        "debug_short_flag_json",
+        "debug_output",
+        SUCCESS,
+        lambda c: pong,
+        RunOptions(output_format="json", extra_args=("-d",)),
+        description="-d with --output-format json: debug lines on stderr, the json object with "
+        "response 'pong' on stdout, exit 0",
+    )
+
+    # -- tool errors the agent recovered from ----------------------------------------------------
+    yield case(
+        "two_tool_errors_then_answer",
+        "recovered_tool_error",
+        SUCCESS,
+        lambda c: [
+            fc("read_file", {"file_path": "CHANGELOG.md"}),
+            fc("list_directory", {"dir_path": "docs"}),
+            fc("read_file", {"file_path": "README.md"}),
+            G.text("There is no changelog or docs folder; README.md says this is a demo project."),
+        ],
+        RunOptions(prompt="What changed in the last release?"),
+        description="read_file of a missing file and list_directory of a missing folder both "
+        "fail (tool_result error, 'Error executing tool ...' twice on stderr), then a read "
+        "works and the agent answers",
+    )
+    yield case(
+        "yolo_check_fixed",
+        "recovered_tool_error",
+        SUCCESS,
+        lambda c: [
+            fc("run_shell_command", {"command": "sh check.sh", "description": "Run the check"}),
+            fc("write_file", {"file_path": "VERSION", "content": "1.0.0\n"}),
+            fc("run_shell_command", {"command": "sh check.sh", "description": "Run it again"}),
+            G.text("check.sh passes now: the VERSION file was missing, so I created it."),
+        ],
+        RunOptions(
+            prompt="Make check.sh pass.", extra_args=("--yolo",), files={"work/check.sh": CHECK_SH}
+        ),
+        description="--yolo: check.sh exits 1 ('VERSION file missing' in the tool output), the "
+        "agent writes VERSION, the rerun passes, the answer",
+    )
+    yield case(
+        "auto_edit_replace_retry",
+        "recovered_tool_error",
+        SUCCESS,
+        lambda c: [
+            fc(
+                "replace",
+                {
+                    "file_path": "README.md",
+                    "old_string": "# Demo Project",
+                    "new_string": "# Autofix demo",
+                    "instruction": "rename the title",
+                },
+            ),
+            fc("read_file", {"file_path": "README.md"}),
+            fc(
+                "replace",
+                {
+                    "file_path": "README.md",
+                    "old_string": "# demo project",
+                    "new_string": "# Autofix demo",
+                    "instruction": "rename the title",
+                },
+            ),
+            G.text("The README title is now 'Autofix demo'."),
+        ],
+        RunOptions(
+            prompt="Rename the README title to 'Autofix demo'.",
+            extra_args=("--approval-mode", "auto_edit"),
+        ),
+        description="--approval-mode auto_edit: the first replace misses (error "
+        "edit_no_occurrence_found), the agent reads the file and the second replace works",
+    )
+
+    # -- output modes ---------------------------------------------------------------------------
+    yield case(
+        "text_max_tokens_empty",
+        "text_output",
+        MAX_TOKENS,
+        lambda c: [G.content(finish_reason="MAX_TOKENS")],
+        RunOptions(output_format="text", prompt="Write the release notes."),
+        description="text mode, MAX_TOKENS with no text (twice): '[ERROR] Model response was "
+        "truncated because it exceeded the token limit. ...' on stderr, stdout empty, exit 0",
+    )
+    yield case(
+        "text_auth_expired_401",
+        "text_output",
+        AUTH,
+        lambda c: [
+            G.error(
+                401,
+                "Request had invalid authentication credentials.",
+                [G.error_info("ACCESS_TOKEN_EXPIRED")],
+            )
+        ],
+        RunOptions(output_format="text"),
+        utility_fails_too=True,
+        description="text mode, 401 ACCESS_TOKEN_EXPIRED: 'Error when talking to Gemini API "
+        "Full report available at: ...' and 'An unexpected critical error occurred:[object "
+        "Object]', exit 1",
+    )
+    yield case(
+        "text_content_loop",
+        "text_output",
+        Truth(False, "loop_detected", "invalid_output", "text mode prints nothing", shown=False),
+        lambda c: [G.text("Now I am going to re-check the build configuration file. " * 30)],
+        RunOptions(output_format="text", prompt="Why does the build fail?"),
+        description="text mode, a chanting answer: the loop detector stops the run; stdout holds "
+        "the repeated sentence, stderr nothing, exit 0",
+    )
+    yield case(
+        "json_rate_limit_region",
+        "json_output",
+        RATE,
+        lambda c: [
+            G.error(
+                429,
+                "Quota exceeded for quota metric 'Generate Content API requests per minute' and "
+                "limit 'GenerateContent request limit per minute for a region' of service "
+                "'generativelanguage.googleapis.com' for consumer 'project_number:123456789'.",
+                [
+                    G.error_info(
+                        "RATE_LIMIT_EXCEEDED",
+                        quota_metric="generativelanguage.googleapis.com/generate_content_requests",
+                        quota_limit="GenerateContentRequestsPerMinutePerProjectPerRegion",
+                    ),
+                    G.retry_info("1s"),
+                ],
+            )
+        ],
+        RunOptions(output_format="json"),
+        utility_fails_too=True,
+        description="json mode, a per-region per-minute 429 with RetryInfo 1s: 'Attempt 1 "
+        "failed: ... Retrying after ...ms', then the error object (code 429) on stderr, exit 173",
+    )
+
+    # -- sessions ---------------------------------------------------------------------------
+    yield case(
+        "resume_corrupt_session",
+        "missing_session",
+        Truth(False, "config", "permanent", "unresumable_session"),
+        lambda c: pong,
+        RunOptions(
+            extra_args=("--resume", EARLIER_SESSION),
+            files={**KNOWN_PROJECT, SESSION_FILE: CORRUPT_SESSION},
+        ),
+        description="--resume <uuid> whose session file was cut off mid-write: 'Error resuming "
+        "session: No previous sessions found for this project.', exit 42",
+    )
+    yield case(
+        "session_id_taken",
+        "missing_session",
+        Truth(False, "config", "permanent", "session_id_exists"),
+        lambda c: pong,
+        RunOptions(
+            extra_args=("--session-id", EARLIER_SESSION),
+            files={**KNOWN_PROJECT, SESSION_FILE: GOOD_SESSION},
+        ),
+        description="--session-id naming a session the project already has: 'Error starting "
+        'session: Session ID "..." already exists. ...\', exit 42',
+    )
+
+    # -- settings and the command line -------------------------------------------------------
+    yield case(
+        "user_settings_truncated",
+        "invalid_settings",
+        INVALID_SETTINGS,
+        lambda c: pong,
+        RunOptions(
+            files={
+                "home/.gemini/settings.json": (
+                    '{\n  "security": {"auth": {"selectedType": "gemini-api-key"}},\n'
+                    '  "general": {"maxAttempts": 2\n'
+                )
+            }
+        ),
+        description="the user settings.json (not the workspace one) cut off: 'Error in "
+        "<path>: ...' / 'Please fix the configuration file(s) and try again.', exit 52",
+    )
+    yield case(
+        "settings_theme_number_crash",
+        "invalid_settings",
+        INVALID_SETTINGS,
+        lambda c: pong,
+        RunOptions(settings={"general": {"vimMode": "on"}, "ui": {"theme": 42}}),
+        description="two values of the wrong type: 'Invalid configuration in ...' for "
+        "general.vimMode and ui.theme, then 'An unexpected critical error occurred:TypeError: "
+        "themeName.endsWith is not a function' and a stack, exit 1",
+    )
+    yield case(
+        "unknown_flag_json_schema",
+        "bad_flag",
+        BAD_FLAG,
+        lambda c: pong,
+        RunOptions(extra_args=("--json-schema", '{"type": "object"}')),
+        description="claude's --json-schema given to gemini: 'Unknown arguments: json-schema, "
+        "jsonSchema' and the help text, exit 1",
+    )
+    yield case(
+        "untrusted_json",
+        "untrusted_workspace",
+        CONFIG,
+        lambda c: pong,
+        RunOptions(output_format="json", trust_workspace=False),
+        description="json mode without --skip-trust: the untrusted-directory message, exit 55",
+    )
+    yield case(
+        "sandbox_invalid_command",
+        "sandbox",
+        SANDBOX_MISSING,
+        lambda c: pong,
+        RunOptions(extra_env={"GEMINI_SANDBOX": "firejail"}),
+        description="GEMINI_SANDBOX names an unsupported runtime: 'Invalid sandbox command "
+        "'firejail'. Must be one of docker, podman, ...', exit 44",
+    )
+    yield case(
+        "vertex_without_project",
+        "auth",
+        Truth(False, "auth", "permanent", "vertex_ai_settings_missing"),
+        lambda c: pong,
+        RunOptions(settings={"security": {"auth": {"selectedType": "vertex-ai"}}}),
+        description="auth type vertex-ai with a Gemini key but no GOOGLE_CLOUD_PROJECT / "
+        "GOOGLE_CLOUD_LOCATION: 'When using Vertex AI, you must specify either: ...', exit 41",
+    )
+
+    # -- MCP servers ---------------------------------------------------------------------------
+    yield case(
+        "mcp_exits_immediately",
+        "mcp_server_failed",
+        MCP_FAILED,
+        lambda c: pong,
+        RunOptions(
+            settings=_mcp_settings(
+                {
+                    "command": "sh",
+                    "args": ["-c", "echo 'tickets-mcp: TICKETS_TOKEN is not set' >&2; exit 3"],
+                }
+            )
+        ),
+        description="an MCP server that prints an error and exits 3: 'MCP issues detected. Run "
+        "/mcp list for status.' on stderr, then the answer",
+    )
+    yield case(
+        "mcp_http_refused",
+        "mcp_server_failed",
+        MCP_FAILED,
+        lambda c: pong,
+        RunOptions(
+            settings={
+                "mcpServers": {"issues": {"httpUrl": "http://127.0.0.1:9/mcp", "timeout": 3000}}
+            }
+        ),
+        description="an HTTP MCP server on a port nobody listens on: the same stderr note, "
+        "then the answer",
+    )
+
+    # -- denied tools and hooks ---------------------------------------------------------------
+    yield case(
+        "write_file_denied_undone",
+        "denied_tool",
+        DENIED_TASK_UNDONE,
+        lambda c: [
+            fc("write_file", {"file_path": "CHANGELOG.md", "content": "## 1.0.1\n- fix\n"}),
+            G.text("I cannot write files in this mode, so CHANGELOG.md was not created."),
+        ],
+        RunOptions(prompt="Create CHANGELOG.md with a 1.0.1 entry."),
+        description="headless default approval mode: write_file is not registered "
+        "(tool_not_registered), the agent says it could not; result success, exit 0",
+    )
+    yield case(
+        "policy_flag_shell_denied_yolo",
+        "denied_tool",
+        DENIED_BUT_ANSWERED,
+        lambda c: [
+            fc("run_shell_command", {"command": "rm -rf dist", "description": "Clean the build"}),
+            fc("read_file", {"file_path": "README.md"}),
+            G.text("I was not allowed to delete dist/, but README.md says this is a demo project."),
+        ],
+        RunOptions(
+            prompt="Clean dist/ and tell me what the project is.",
+            extra_args=("--yolo", "--policy", "team-policy.toml"),
+            files={"work/team-policy.toml": SHELL_DENY_POLICY},
+        ),
+        description="--yolo with a --policy file denying rm: tool_result policy_violation 'Tool "
+        "execution denied by policy. Deleting files needs a human.', then a read and the answer",
+    )
+    yield case(
+        "before_tool_hook_stop",
+        "hooks",
+        Truth(False, "config", "permanent", "hook_stopped", warnings=("denied_tool",)),
+        lambda c: [fc("read_file", {"file_path": "README.md"}), G.text("pong")],
+        RunOptions(
+            settings={
+                "hooks": {"BeforeTool": [{"matcher": "read_file", "hooks": [HOOK_STOP_AT_TOOL]}]}
+            }
+        ),
+        description="a BeforeTool hook answers continue=false: tool_result error "
+        "stop_execution 'Agent execution stopped by hook: ...', no answer, result success, exit 0",
+    )
+    yield case(
+        "json_hook_deny_undone",
+        "hooks",
+        DENIED_TASK_UNDONE,
+        lambda c: [
+            fc("read_file", {"file_path": "README.md"}),
+            G.text("The hook denied reading README.md, so I cannot summarise it."),
+        ],
+        RunOptions(
+            prompt="Summarise README.md.",
+            output_format="json",
+            settings={
+                "hooks": {"BeforeTool": [{"matcher": "read_file", "hooks": [HOOK_DENY_README]}]}
+            },
+        ),
+        description="json mode, a BeforeTool hook answers decision=deny: 'Error executing tool "
+        "read_file: Tool execution blocked: ...' on stderr, stats totalFail 1, a response that "
+        "says the task was not done, exit 0",
+    )
+
+    # -- loops, compression, context, turns ---------------------------------------------------
+    yield case(
+        "loop_shell_yolo",
+        "loop_detected",
+        LOOP,
+        lambda c: [fc("run_shell_command", {"command": "npm test", "description": "Run tests"})],
+        RunOptions(prompt="Fix the failing tests.", extra_args=("--yolo",)),
+        description="--yolo, the same failing npm test every turn: 'Loop detected, stopping "
+        "execution' (error event, severity warning), result success, exit 0",
+    )
+    yield case(
+        "json_loop_recovered",
+        "loop_detected",
+        SUCCESS,
+        lambda c: [
+            *[fc("grep_search", {"pattern": "TODO"}) for _ in range(5)],
+            G.text("There are no TODOs in the project."),
+        ],
+        RunOptions(output_format="json", prompt="Find the TODOs."),
+        description="json mode, five identical grep_search calls, the recovery prompt, then "
+        "the answer: no warnings in the json object",
+    )
+    yield case(
+        "compression_threshold",
+        "compaction",
+        SUCCESS,
+        lambda c: [
+            G.text(
+                f"I have read the files; now the summary {CONTINUE_MARKER}",
+                prompt_tokens=GEMINI_WINDOW * 3 // 10,
+            ),
+            G.text("pong"),
+        ],
+        RunOptions(
+            settings={"model": {"skipNextSpeakerCheck": False, "compressionThreshold": 0.2}}
+        ),
+        description="model.compressionThreshold 0.2, a turn at 30 % of the window, a "
+        "'Please continue.' turn: two summary calls compress the history (nothing printed), "
+        "then the answer",
+    )
+    yield case(
+        "text_local_overflow",
+        "context_window",
+        CONTEXT,
+        lambda c: [
+            fc("read_file", {"file_path": "README.md"}, prompt_tokens=GEMINI_WINDOW - 4),
+            G.text("pong"),
+        ],
+        RunOptions(output_format="text"),
+        description="text mode, the CLI's own overflow check ends the turn before the tool "
+        "result is sent: stdout empty, stderr only the usual notes, exit 0",
+    )
+    yield case(
+        "json_session_turns",
+        "max_turns",
+        MAX_TURNS,
+        lambda c: [G.text(f"Part {i} written {CONTINUE_MARKER}") for i in range(1, 6)],
+        RunOptions(
+            output_format="json", max_turns=3, settings={"model": {"skipNextSpeakerCheck": False}}
+        ),
+        description="json mode, maxSessionTurns 3 reached in the client's 'Please continue.' "
+        "turns: response 'Part 1 ... Part 3 ...', warnings ['Maximum session turns exceeded'], "
+        "exit 0",
+    )
+
+    # -- billing and quota -------------------------------------------------------------------------
+    yield case(
+        "billing_disabled_json",
+        "billing",
+        BILLING,
+        lambda c: [
+            G.error(
+                403,
+                "Billing account for project 'projects/42' is not found or is closed. Billing "
+                "must be enabled for activation of service(s) 'generativelanguage.googleapis.com' "
+                "to proceed.",
+                [G.error_info("BILLING_DISABLED", consumer="projects/42")],
+            )
+        ],
+        RunOptions(output_format="json"),
+        utility_fails_too=True,
+        description="json mode, 403 BILLING_DISABLED (closed billing account): the error object "
+        "(code 403) on stderr, exit 147",
+    )
+    yield case(
+        "prepayment_text",
+        "billing",
+        BILLING,
+        lambda c: [
+            G.error(
+                429,
+                "Your prepaid credits have been used up. Top up your balance in Google AI Studio "
+                "to continue.",
+            )
+        ],
+        RunOptions(output_format="text"),
+        utility_fails_too=True,
+        description="text mode, a detail-less 429 saying the prepaid credits are used up: "
+        "retried once ('Attempt 1 failed with status 429 ...'), then 'An unexpected critical "
+        "error occurred', exit 1",
+    )
+    yield case(
+        "retry_delay_900s",
+        "quota_terminal",
+        RATE,
+        lambda c: [
+            G.error(
+                429,
+                "Quota exceeded for metric: generativelanguage.googleapis.com/"
+                "generate_content_paid_tier_input_token_count, limit: 4000000, model: "
+                "gemini-2.5-flash. Please retry in 900s.",
+                [
+                    G.quota_failure(
+                        "GenerateContentPaidTierInputTokensPerModelPerMinute",
+                        "generativelanguage.googleapis.com/generate_content_paid_tier_input_token_count",
+                        "4000000",
+                    ),
+                    G.retry_info("900s"),
+                ],
+            )
+        ],
+        utility_fails_too=True,
+        description="a paid-tier per-minute token quota with RetryInfo 900s (> 300 s): not "
+        "retried, result error, exit 173",
+    )
+    yield case(
+        "capacity_then_success",
+        "capacity_wait",
+        SUCCESS,
+        lambda c: [
+            G.error(
+                429,
+                "Resource exhausted: the model has exhausted your capacity on this model. Please "
+                "try again later.",
+                [
+                    G.error_info("MODEL_CAPACITY_EXHAUSTED", model="gemini-2.5-flash"),
+                    G.retry_info("1s"),
+                ],
+            ),
+            G.text("pong"),
+        ],
+        description="MODEL_CAPACITY_EXHAUSTED with RetryInfo 1s, then an answer: 'Attempt 1 "
+        "failed: ... Retrying after ...ms...' on stderr, result success",
+    )
+    yield case(
+        "cancelled_499",
+        "api_retry",
+        Truth(False, "server_error", "transient", "grpc_cancelled_499"),
+        lambda c: [G.error(499, "The operation was cancelled.")],
+        utility_fails_too=True,
+        description="a persisting 499 CANCELLED from the server: retried once, result error "
+        "'[API Error: The operation was cancelled.]', exit 243",
+    )
+    yield case(
+        "exp_agent_empty",
+        "exp_agent_session",
+        EMPTY,
+        lambda c: [G.content()],
+        RunOptions(extra_env={"GEMINI_CLI_EXP_AGENT": "true"}),
+        description="GEMINI_CLI_EXP_AGENT=true, an empty answer (twice): error event 'The model "
+        "returned an empty response ...', result status error, exit 0",
+    )
+    yield case(
+        "sigterm_during_shell",
+        "cancelled",
+        TIMEOUT,
+        lambda c: [
+            fc("run_shell_command", {"command": "sleep 30", "description": "Wait for the build"}),
+            G.text("done"),
+        ],
+        RunOptions(prompt="Wait for the build to finish.", extra_args=("--yolo",)),
+        stop=Stop("SIGTERM", when_stdout_has='"tool_use"', hold_s=1.0),
+        description="autofix's timeout (SIGTERM) while a shell command runs: the last event is "
+        "the tool_use, no result, exit 0 (the relaunching parent swallows the signal)",
+    )
