@@ -36,6 +36,7 @@ from agent_apis.scenarios.base import (
     stop_cases,
 )
 from agent_apis.scenarios.claude_exits import claude_exit_cases
+from agent_apis.scenarios.claude_fresh import claude_fresh_cases
 
 # ---------------------------------------------------------------------------------------------
 # Claude Code ↔ Anthropic Messages API
@@ -424,3 +425,4 @@ def claude_cases() -> Iterator[Case]:
         RunOptions(output_format="json"),
     )
     yield from claude_exit_cases()
+    yield from claude_fresh_cases()
