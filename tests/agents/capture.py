@@ -239,9 +239,10 @@ def write_heldout(cases: list[Case], out_dir: Path) -> None:
 
 
 FRESH_HEADER = [
-    "# The fresh held-out set of the agent-verdict issue: never tune a verdict on these.",
-    "# Written from the coverage tables (docs/agents/*.md) by someone who did not change the",
-    "# verdict, captured and frozen before any verdict change; scored once.",
+    "# The fresh held-out batches of the agent-verdict issue. A case's variant is its batch.",
+    "# Each batch was written from the coverage tables (docs/agents/*.md) by someone who did",
+    "# not change the verdict, captured and frozen here before the verdict changed, and scored",
+    "# once; a batch already scored (tests/agents/evaluate.py SCORED_BATCHES) joins tuning.",
     "# <cli>/<fixture dir>  sha256 of its stdout, stderr and exit code (the frozen run)",
 ]
 

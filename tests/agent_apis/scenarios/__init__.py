@@ -8,13 +8,23 @@ from __future__ import annotations
 
 from agent_apis.scenarios.base import *  # noqa: F403  (the shared names, as before the split)
 from agent_apis.scenarios.base import Case
+from agent_apis.scenarios.batch2_claude import claude_batch2_cases
+from agent_apis.scenarios.batch2_codex import codex_batch2_cases
+from agent_apis.scenarios.batch2_gemini import gemini_batch2_cases
 from agent_apis.scenarios.claude import claude_cases
 from agent_apis.scenarios.codex import codex_cases
 from agent_apis.scenarios.gemini import gemini_cases
 
 
 def all_cases() -> list[Case]:
-    return [*claude_cases(), *codex_cases(), *gemini_cases()]
+    return [
+        *claude_cases(),
+        *codex_cases(),
+        *gemini_cases(),
+        *claude_batch2_cases(),
+        *codex_batch2_cases(),
+        *gemini_batch2_cases(),
+    ]
 
 
 def cases_by_key() -> dict[str, Case]:

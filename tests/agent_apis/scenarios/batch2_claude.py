@@ -1,0 +1,15 @@
+"""The second fresh held-out batch for the claude CLI (variant 2: fixtures `<name>__f2`).
+
+Written from the coverage table (docs/agents/claude.md) after the first batch was scored, by
+someone who never saw the verdict code; frozen in FRESH.txt before the verdict changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from agent_apis.scenarios.base import Case
+
+
+def claude_batch2_cases() -> Iterator[Case]:
+    yield from ()
