@@ -11,6 +11,9 @@ from agent_apis.scenarios.base import Case
 from agent_apis.scenarios.batch2_claude import claude_batch2_cases
 from agent_apis.scenarios.batch2_codex import codex_batch2_cases
 from agent_apis.scenarios.batch2_gemini import gemini_batch2_cases
+from agent_apis.scenarios.batch3_claude import claude_batch3_cases
+from agent_apis.scenarios.batch3_codex import codex_batch3_cases
+from agent_apis.scenarios.batch3_gemini import gemini_batch3_cases
 from agent_apis.scenarios.claude import claude_cases
 from agent_apis.scenarios.codex import codex_cases
 from agent_apis.scenarios.gemini import gemini_cases
@@ -24,6 +27,9 @@ def all_cases() -> list[Case]:
         *claude_batch2_cases(),
         *codex_batch2_cases(),
         *gemini_batch2_cases(),
+        *claude_batch3_cases(),
+        *codex_batch3_cases(),
+        *gemini_batch3_cases(),
     ]
 
 

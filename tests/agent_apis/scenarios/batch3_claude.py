@@ -1,0 +1,15 @@
+"""The third fresh held-out batch for the claude CLI (variant 3: fixtures `<name>__f3`).
+
+Written from the coverage table (docs/agents/claude.md) after the first two batches were scored,
+by someone who never saw the verdict code; frozen in FRESH.txt before the verdict changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from agent_apis.scenarios.base import Case
+
+
+def claude_batch3_cases() -> Iterator[Case]:
+    yield from ()
