@@ -61,7 +61,14 @@ class Refusal:
     partial: str = ""
 
 
-Item = Text | FunctionCall | Refusal
+@dataclass(frozen=True)
+class Reasoning:
+    """A ``reasoning`` output item with a readable summary (what reasoning models stream first)."""
+
+    summary: str
+
+
+Item = Text | FunctionCall | Refusal | Reasoning
 
 
 class _Stream:
@@ -239,6 +246,40 @@ def response(
             )
             parts.append(refusal_part)
             done = {**added, "status": "completed", "content": parts}
+        elif isinstance(item, Reasoning):
+            item_id = _next_id("rs")
+            added = {"id": item_id, "type": "reasoning", "summary": []}
+            stream.add("response.output_item.added", output_index=index, item=added)
+            summary_part = {"type": "summary_text", "text": item.summary}
+            stream.add(
+                "response.reasoning_summary_part.added",
+                item_id=item_id,
+                output_index=index,
+                summary_index=0,
+                part={**summary_part, "text": ""},
+            )
+            stream.add(
+                "response.reasoning_summary_text.delta",
+                item_id=item_id,
+                output_index=index,
+                summary_index=0,
+                delta=item.summary,
+            )
+            stream.add(
+                "response.reasoning_summary_text.done",
+                item_id=item_id,
+                output_index=index,
+                summary_index=0,
+                text=item.summary,
+            )
+            stream.add(
+                "response.reasoning_summary_part.done",
+                item_id=item_id,
+                output_index=index,
+                summary_index=0,
+                part=summary_part,
+            )
+            done = {**added, "summary": [summary_part]}
         else:
             item_id = _next_id("fc")
             call_id = _next_id("call")
