@@ -14,6 +14,9 @@ from agent_apis.scenarios.batch2_gemini import gemini_batch2_cases
 from agent_apis.scenarios.batch3_claude import claude_batch3_cases
 from agent_apis.scenarios.batch3_codex import codex_batch3_cases
 from agent_apis.scenarios.batch3_gemini import gemini_batch3_cases
+from agent_apis.scenarios.batch4_claude import claude_batch4_cases
+from agent_apis.scenarios.batch4_codex import codex_batch4_cases
+from agent_apis.scenarios.batch4_gemini import gemini_batch4_cases
 from agent_apis.scenarios.claude import claude_cases
 from agent_apis.scenarios.codex import codex_cases
 from agent_apis.scenarios.gemini import gemini_cases
@@ -30,6 +33,9 @@ def all_cases() -> list[Case]:
         *claude_batch3_cases(),
         *codex_batch3_cases(),
         *gemini_batch3_cases(),
+        *claude_batch4_cases(),
+        *codex_batch4_cases(),
+        *gemini_batch4_cases(),
     ]
 
 
