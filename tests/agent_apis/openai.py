@@ -4,7 +4,8 @@ Model calls: ``POST /v1/responses`` with ``"stream": true``, answered as SSE wit
 names of https://platform.openai.com/docs/api-reference/responses-streaming:
 ``response.created``, ``response.in_progress``, ``response.output_item.added``,
 ``response.content_part.added``, ``response.output_text.delta`` / ``.done``,
-``response.function_call_arguments.delta`` / ``.done``, ``response.output_item.done`` and one
+``response.function_call_arguments.delta`` / ``.done`` (``response.custom_tool_call_input.delta``
+/ ``.done`` for a freeform tool such as ``apply_patch``), ``response.output_item.done`` and one
 terminal event: ``response.completed``, ``response.incomplete`` (``incomplete_details.reason``
 ``max_output_tokens`` / ``content_filter``) or ``response.failed`` (``response.error`` with a
 ``code``); or a bare ``error`` event.
@@ -68,7 +69,15 @@ class Reasoning:
     summary: str
 
 
-Item = Text | FunctionCall | Refusal | Reasoning
+@dataclass(frozen=True)
+class CustomToolCall:
+    """A freeform (``custom``) tool call, e.g. Codex's ``apply_patch``: raw text input, no JSON."""
+
+    name: str
+    input: str
+
+
+Item = Text | FunctionCall | Refusal | Reasoning | CustomToolCall
 
 
 class _Stream:
@@ -280,6 +289,32 @@ def response(
                 part=summary_part,
             )
             done = {**added, "summary": [summary_part]}
+        elif isinstance(item, CustomToolCall):
+            item_id = _next_id("ctc")
+            call_id = _next_id("call")
+            added = {
+                "id": item_id,
+                "type": "custom_tool_call",
+                "status": "in_progress",
+                "call_id": call_id,
+                "name": item.name,
+                "input": "",
+            }
+            stream.add("response.output_item.added", output_index=index, item=added)
+            for piece in _chunks(item.input, chunk):
+                stream.add(
+                    "response.custom_tool_call_input.delta",
+                    item_id=item_id,
+                    output_index=index,
+                    delta=piece,
+                )
+            stream.add(
+                "response.custom_tool_call_input.done",
+                item_id=item_id,
+                output_index=index,
+                input=item.input,
+            )
+            done = {**added, "status": "completed", "input": item.input}
         else:
             item_id = _next_id("fc")
             call_id = _next_id("call")
@@ -349,6 +384,11 @@ def text(answer: str, **options: Any) -> Reply:
 
 def function_call(name: str, arguments: Mapping[str, Any], **options: Any) -> Reply:
     return response(FunctionCall(name, arguments), label=f"function_call:{name}", **options)
+
+
+def custom_tool_call(name: str, text: str, **options: Any) -> Reply:
+    """A freeform tool call (``apply_patch``'s patch text), streamed as ``custom_tool_call``."""
+    return response(CustomToolCall(name, text), label=f"custom_tool_call:{name}", **options)
 
 
 def stream_error_event(
