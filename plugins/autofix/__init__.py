@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         ValidationFailedError,
         ValidationRefusedError,
     )
+    from autofix.notices import AgentNotice, NoticeCode
     from autofix.parser import ResponseParser
     from autofix.patterns.loader import PatternStore
     from autofix.patterns.model import Rule
@@ -124,6 +125,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ValidationRefusedError",
     ),
     "autofix.parser": ("ResponseParser",),
+    "autofix.notices": ("AgentNotice", "NoticeCode"),
     "autofix.config": ("AutofixConfig", "load_config"),
     "autofix.runner": ("RunResult", "Runner"),
     "autofix.patterns.loader": ("PatternStore",),

@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from autofix.notices import AgentNotice
 from autofix.redact import redact_stored, redact_value
 
 MAX_BLOCK_CHARS = 500
@@ -139,8 +140,6 @@ class FailureKind(StrEnum):
     # Transient: raise an ordinary exception, Airflow's retries apply (after ``retry_after_s``).
     RATE_LIMIT = "rate_limit"  # 429: too many requests or tokens per minute
     USAGE_LIMIT = "usage_limit"  # a plan's 5-hour / weekly / daily limit, with a reset time
-    QUOTA_EXHAUSTED = "quota_exhausted"  # the provider's quota or credit ("check your plan and
-    # billing"): retried later, never autofix's own budget
     OVERLOADED = "overloaded"  # 529, model at capacity
     SERVER_ERROR = "server_error"  # 5xx after the CLI's own retries
     CONNECTION = "connection"  # refused, reset, dropped stream, no network
@@ -151,8 +150,12 @@ class FailureKind(StrEnum):
     MAX_TOKENS = "max_tokens"  # the answer was cut by the output-token limit
     EMPTY_ANSWER = "empty_answer"  # the run ended without answer text
     STRUCTURED_OUTPUT = "structured_output"  # the answer does not fit the schema
+    LOOP_DETECTED = "loop_detected"  # the CLI stopped the model repeating itself
     # Permanent: AirflowFailException; a person must change something first.
     AUTH = "auth"  # no, bad or expired credentials
+    # Out of credit, over a spend limit, no quota at all: only a payment or a raised limit helps
+    # ("check your plan and billing"); never autofix's own budget.
+    QUOTA_EXHAUSTED = "quota_exhausted"
     PERMISSION = "permission"  # valid credentials, not allowed (403, suspended, region)
     INVALID_REQUEST = "invalid_request"  # 400/404/422, incl. an unknown model
     CONTEXT_WINDOW = "context_window"  # the prompt does not fit the model
@@ -170,7 +173,7 @@ class FailureKind(StrEnum):
 FAILURE_KINDS: dict[FailureKind, tuple[Status, RetryClass]] = {
     FailureKind.RATE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
     FailureKind.USAGE_LIMIT: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
-    FailureKind.QUOTA_EXHAUSTED: (Status.LIMIT_REACHED, RetryClass.TRANSIENT),
+    FailureKind.QUOTA_EXHAUSTED: (Status.LIMIT_REACHED, RetryClass.PERMANENT),
     FailureKind.OVERLOADED: (Status.FAILED, RetryClass.TRANSIENT),
     FailureKind.SERVER_ERROR: (Status.FAILED, RetryClass.TRANSIENT),
     FailureKind.CONNECTION: (Status.FAILED, RetryClass.TRANSIENT),
@@ -180,6 +183,7 @@ FAILURE_KINDS: dict[FailureKind, tuple[Status, RetryClass]] = {
     FailureKind.MAX_TOKENS: (Status.TRUNCATED, RetryClass.INVALID_OUTPUT),
     FailureKind.EMPTY_ANSWER: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
     FailureKind.STRUCTURED_OUTPUT: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
+    FailureKind.LOOP_DETECTED: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
     FailureKind.AUTH: (Status.AUTH_FAILED, RetryClass.PERMANENT),
     FailureKind.PERMISSION: (Status.AUTH_FAILED, RetryClass.PERMANENT),
     FailureKind.INVALID_REQUEST: (Status.INVALID_REQUEST, RetryClass.PERMANENT),
@@ -412,6 +416,12 @@ class ParseResult(BaseModel):
     failure_kind: FailureKind | None = None  # why it failed (FAILURE_KINDS); None on success
     retry_after_s: float | None = None  # the wait the output asked for (a reset time, retry-after)
     warnings: list[str] = Field(default_factory=list)
+    # What the CLI reported in its structured output (denied tools, failed MCP servers, loops,
+    # compaction): shown in the verdict, a failure only where the task's ``fail_on`` says so.
+    notices: list[AgentNotice] = Field(default_factory=list)
+    # Error lines on stderr that did not count against a structured success: the CLI's own
+    # diagnostics (debug and log output, warnings, errors of tools the agent recovered from).
+    diagnostic_lines: int = 0
     # What the agent reported about itself.
     agent: str | None = None
     session_id: str | None = None

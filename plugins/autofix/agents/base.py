@@ -11,7 +11,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic reads only this one on Python < 3.12
 
+from autofix.agents.fatal import FatalForms, NoticeForms
 from autofix.agents.watch import RetryWatcher, WatchSettings
+from autofix.notices import AgentNotice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
 # Long prompts go on stdin: one argv string is capped at 128 KiB on Linux (MAX_ARG_STRLEN).
@@ -38,6 +40,13 @@ class AgentOutcome(BaseModel):
     model: str | None = None
     unreadable_events: int = 0  # events skipped because they could not be read
     notes: list[str] = Field(default_factory=list)  # what the reader wants reported (warnings)
+    # What the CLI reported in its events: denied tools, failed MCP servers, loops, compaction.
+    notices: list[AgentNotice] = Field(default_factory=list)
+    # False when the output carries the API's or the CLI's own "do not retry" (a structured
+    # field, never wording): the failure is then permanent whatever its kind.
+    retryable: bool | None = None
+    # The CLI printed no event at all: its text output mode (the answer is stdout as text).
+    text_mode: bool = False
 
 
 # Attempt n of a resampling strategy asks for seed + (n - 1) * SEED_STRIDE: far apart draws.
@@ -137,6 +146,9 @@ class EventParser(ABC):
     watcher reads the same events, so nothing is parsed twice)."""
 
     listener: EventListener | None = None
+    # The run was asked for the CLI's text output mode (True), for its events (False), or
+    # nobody knows (None: a saved run; a run without any event is then read as text).
+    text_output: bool | None = None
 
     @abstractmethod
     def feed(self, line: str) -> None: ...
@@ -151,6 +163,11 @@ class AgentFormat(ABC):
     name: ClassVar[str]
     supports_resume: ClassVar[bool] = False
     has_event_stream: ClassVar[bool] = True  # False for "plain": stdout is ordinary output
+    # The CLI ends every run with a structured terminal result (or, in its text mode, an exit
+    # code its source sets on every failure), so that result decides success: stderr counts
+    # against it only in the CLI's own fatal forms (``fatal_forms``). False (plain, wrapper):
+    # exit 0 with real error lines on stderr is a failure (docs/failure-kinds.md).
+    structured_result: ClassVar[bool] = False
     # Takes a seed and an output schema per call: the "auto" retry strategy resamples with them.
     samples: ClassVar[bool] = False
     # Works on a repository by itself (edits files, runs tools): the fixing application offers it.
@@ -175,6 +192,14 @@ class AgentFormat(ABC):
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         """Build the invocation; ``request.options`` is already checked against ``options_type``."""
 
+    def asks_for_text(self, options: Mapping[str, Any]) -> bool | None:
+        """Whether ``options`` ask the CLI for its text output mode; None: it has none."""
+        return None
+
+    def expects_answer(self, options: Mapping[str, Any]) -> bool:
+        """The run must end with an answer: exit 0 with nothing to say is an empty answer."""
+        return True
+
     def completes_text(self, options: Mapping[str, Any]) -> bool:
         """The model continues a text instead of answering a chat: feedback reads as a completion."""
         return False
@@ -184,4 +209,12 @@ class AgentFormat(ABC):
 
     def watcher(self, settings: WatchSettings) -> RetryWatcher | None:
         """The early-stop watcher of this CLI's retry notices; None when it has none."""
+        return None
+
+    def fatal_forms(self) -> FatalForms | None:
+        """The lines this CLI itself prints when a run fails (from its source); None: none known."""
+        return None
+
+    def notice_forms(self) -> NoticeForms | None:
+        """The stderr lines in which this CLI reports on its own run (a failed MCP server)."""
         return None

@@ -24,6 +24,7 @@ Token usage: ``input_tokens`` counts everything sent (plain + cache writes + cac
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -46,8 +47,10 @@ from autofix.agents.events import (
     as_dict,
     as_float,
     as_int,
+    as_list,
     as_str,
     clean_error,
+    text_outcome,
 )
 from autofix.agents.failures import (
     http_status,
@@ -58,7 +61,9 @@ from autofix.agents.failures import (
     seconds_until,
     status_for_kind,
 )
+from autofix.agents.fatal import FatalForm, FatalForms
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
+from autofix.notices import AgentNotice, NoticeCode
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 K = FailureKind
@@ -132,6 +137,10 @@ class ClaudeHints:
     usage_limit: bool = False  # a rejected subscription rate_limit_event
     resets_at: float | None = None  # its reset time, epoch seconds
     texts: list[str] = field(default_factory=list)  # wording seen with those, for tie-breaks
+    # A hook kept the prompt from the model (system/informational prevent_continuation).
+    prompt_blocked: str | None = None
+    # A hook cut the turn short (a stop-hook notification, terminal_reason hook_stopped).
+    hook_problem: str | None = None
 
 
 def claude_usage(usage: object) -> TokenUsage:
@@ -171,6 +180,12 @@ def api_error_kind(result: dict[str, Any], hints: ClaudeHints, wording: str) -> 
     return refine(structured, wording)
 
 
+def _names_hook(text: str | None) -> bool:
+    """The CLI's own message that a hook blocked or stopped the prompt ([H])."""
+    found = FATAL_FORMS.match(text or "")
+    return found is not None and found.kind is K.CONFIG and "hook" in found.text
+
+
 def claude_result_verdict(
     result: dict[str, Any],
     *,
@@ -191,12 +206,30 @@ def claude_result_verdict(
     terminal = _TERMINAL_REASONS.get(as_str(result.get("terminal_reason")) or "")
 
     if subtype == "success" and not is_error:
+        turns = result.get("num_turns")
+        if turns == 0 and not has_structured_output:
+            # No model turn ran: the "result" is the CLI's own message (a hook kept the prompt
+            # from the model, [H]), never an answer.
+            text = result.get("result")
+            blocked = hints.prompt_blocked or (text if isinstance(text, str) else None)
+            add_error(errors, blocked or "claude ran no model turn")
+            why = K.CONFIG if hints.prompt_blocked or _names_hook(blocked) else K.EMPTY_ANSWER
+            return RunStatus.COMPLETED, FinishReason.ERROR, why, errors
         if finish is FinishReason.REFUSAL:
             return RunStatus.COMPLETED, finish, K.REFUSAL, errors
         if finish is FinishReason.LENGTH:
             return RunStatus.COMPLETED, finish, K.MAX_TOKENS, errors
         text = result.get("result")
-        if not has_structured_output and not (isinstance(text, str) and text.strip()):
+        hook = hints.hook_problem or (
+            f"a hook stopped the turn ({result.get('terminal_reason')})"
+            if terminal is K.CONFIG
+            else None
+        )
+        empty = not (isinstance(text, str) and text.strip())
+        if not has_structured_output and empty and hook is not None:
+            add_error(errors, hook)  # why there is no answer
+            return RunStatus.COMPLETED, FinishReason.ERROR, K.CONFIG, errors
+        if not has_structured_output and empty:
             add_error(errors, "claude finished without any answer text")
             return RunStatus.COMPLETED, FinishReason.STOP, K.EMPTY_ANSWER, errors
         return RunStatus.COMPLETED, finish or FinishReason.STOP, None, errors
@@ -216,6 +249,8 @@ def claude_result_verdict(
             kind = K.REFUSAL
         if kind is None and subtype == "success":
             kind = api_error_kind(result, hints, "\n".join([*errors, *hints.texts]))
+        if kind is None and subtype == "error_during_execution" and result.get("num_turns") == 0:
+            kind = K.CONFIG  # no turn ever started: one of the CLI's start-up refusals ([R])
         if kind is None:  # error_during_execution without a reason we know
             kind = kind_from_message("\n".join(errors)) or K.UNKNOWN
         if not errors:
@@ -228,6 +263,50 @@ def claude_result_verdict(
     # A result we do not recognise: never call it a success.
     add_error(errors, f"claude result with unknown subtype {subtype!r}")
     return RunStatus.UNKNOWN, FinishReason.ERROR, K.UNKNOWN, errors
+
+
+# The tool error of a tool the session was not given ([P]: "No such tool available: Bash. Bash
+# is disabled for this session").
+_DISABLED_TOOL = re.compile(r"\bis disabled for this session\b")
+# MCP server states in the init event that mean the server is not there to use.
+_MCP_DOWN = frozenset({"failed", "needs-auth"})
+MAX_NOTICES = 20
+
+
+class ClaudeNotices:
+    """What Claude reports about its run besides the result: tools it refused
+    (``system/permission_denied``, the result's ``permission_denials``), MCP servers that did not
+    connect (the init event's ``mcp_servers``), compaction (``system/compact_boundary``)."""
+
+    def __init__(self) -> None:
+        self.notices: list[AgentNotice] = []
+        self._denied_ids: set[str] = set()
+
+    def add(self, code: NoticeCode, detail: str) -> None:
+        notice = AgentNotice(code=code, detail=detail)
+        if notice not in self.notices and len(self.notices) < MAX_NOTICES:
+            self.notices.append(notice)
+
+    def denied(self, item: dict[str, Any]) -> None:
+        tool_id = as_str(item.get("tool_use_id")) or ""
+        if tool_id and tool_id in self._denied_ids:
+            return
+        self._denied_ids.add(tool_id)
+        self.add(NoticeCode.DENIED_TOOL, as_str(item.get("tool_name")) or "a tool")
+
+    def system(self, event: dict[str, Any]) -> None:
+        subtype = event.get("subtype")
+        if subtype == "init":
+            for server in as_list(event.get("mcp_servers")):
+                status = as_str(as_dict(server).get("status"))
+                if status in _MCP_DOWN:
+                    name = as_str(as_dict(server).get("name")) or "?"
+                    self.add(NoticeCode.MCP_SERVER_FAILED, f"{name}: {status}")
+        elif subtype == "permission_denied":
+            self.denied(event)
+        elif subtype == "compact_boundary":
+            trigger = as_str(as_dict(event.get("compact_metadata")).get("trigger")) or "auto"
+            self.add(NoticeCode.COMPACTED, f"{trigger} compaction")
 
 
 class ClaudeParser(JsonEventParser):
@@ -244,6 +323,7 @@ class ClaudeParser(JsonEventParser):
         self._last_stop: str | None = None
         self._structured_tool_input: Any = None
         self._hints = ClaudeHints()
+        self._notices = ClaudeNotices()
 
     def _handle(self, value: dict[str, Any]) -> None:
         self._events += 1
@@ -251,14 +331,29 @@ class ClaudeParser(JsonEventParser):
         if session:
             self._session_id = session
         kind = value.get("type")
-        if kind == "system" and value.get("subtype") == "init":
-            self._model = as_str(value.get("model")) or self._model
+        if kind == "system":
+            if value.get("subtype") == "init":
+                self._model = as_str(value.get("model")) or self._model
+            self._notices.system(value)
+            self._hook_hints(value)
         elif kind == "assistant":
             self._assistant(value)
+        elif kind == "user":
+            self._user(value)
         elif kind == "rate_limit_event":
             self._rate_limit(as_dict(value.get("rate_limit_info")))
         elif kind == "result":
             self._result = value
+            for denial in as_list(value.get("permission_denials")):
+                self._notices.denied(as_dict(denial))
+
+    def _hook_hints(self, event: dict[str, Any]) -> None:
+        """A hook that kept the prompt from the model, or cut a turn short (docs: [H])."""
+        subtype = event.get("subtype")
+        if subtype == "informational" and event.get("prevent_continuation") is True:
+            self._hints.prompt_blocked = clean_error(event.get("content") or "blocked by a hook")
+        elif subtype == "notification" and "hook" in str(event.get("key") or ""):
+            self._hints.hook_problem = clean_error(event.get("text") or event.get("key"))
 
     def _rate_limit(self, info: dict[str, Any]) -> None:
         if info.get("status") != "rejected":
@@ -288,6 +383,17 @@ class ClaudeParser(JsonEventParser):
             if block.get("type") == "tool_use" and block.get("name") == "StructuredOutput":
                 self._structured_tool_input = block.get("input")
 
+    def _user(self, event: dict[str, Any]) -> None:
+        """A tool the session has no access to (``--disallowedTools``, ``--tools``) comes back
+        as a tool error of the CLI's own wording, not as a permission denial."""
+        for block in as_list(as_dict(event.get("message")).get("content")):
+            block = as_dict(block)
+            if block.get("type") != "tool_result" or block.get("is_error") is not True:
+                continue
+            text = block.get("content")
+            if isinstance(text, str) and _DISABLED_TOOL.search(text[:500]):
+                self._notices.denied(block)
+
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         for value in self._reader.finish():
             self._handle(value)
@@ -296,8 +402,19 @@ class ClaudeParser(JsonEventParser):
             model=self._model,
             events=self._events,
             non_json_lines=self._reader.non_json_lines,
+            notices=list(self._notices.notices),
         )
         result = self._result
+        if result is None and self.text_mode:
+            # Exit 1 before any output is one of claude's start-up refusals ([F] in
+            # docs/agents/claude.md): its API errors always print a result or their message.
+            return text_outcome(
+                self.agent_name,
+                self.text_answer,
+                exit_code,
+                stderr_tail,
+                silent_failure=K.CONFIG,
+            )
         if result is None:
             kind, message = no_terminal_failure(
                 self.agent_name, exit_code, stderr_tail, self._reader.non_json_tail
@@ -349,11 +466,51 @@ class ClaudeWatcher(RetryWatcher):
         return notice_for_status(status, f"claude api_retry {status} {code}".strip(), kind)
 
 
+# What ``claude -p`` prints when it refuses to start or stops (2.1.332; docs/agents/claude.md,
+# anchors [F], [S], [M], [P]), and its text mode's error answers ([E]): every path exits 1.
+_START = "start-up refusal, exit 1 [F]"
+FATAL_FORMS = FatalForms(
+    [
+        FatalForm(r"error: unknown option '", K.CONFIG, "commander [F]"),
+        FatalForm(r"error: option '[^'\n]{1,200}' argument '", K.CONFIG, "commander [F]"),
+        FatalForm(r"error: (?:missing required argument|too many arguments)", K.CONFIG, _START),
+        FatalForm(r"Error: When using --print, ", K.CONFIG, _START),
+        FatalForm(r"Error: Input must be provided either through stdin", K.CONFIG, _START),
+        FatalForm(r"Error: --input-format=", K.CONFIG, _START),
+        FatalForm(r"Error parsing streaming input line", K.CONFIG, _START),
+        FatalForm(r"Error: --json-schema is not valid JSON", K.CONFIG, _START),
+        FatalForm(r"Error: Settings file not found: ", K.CONFIG, _START),
+        FatalForm(r"Error: Invalid MCP configuration", K.CONFIG, "MCP config [M]"),
+        FatalForm(r"Error: MCP tool [^\n]{1,300}?--permission-prompt-tool", K.CONFIG, "[P]"),
+        FatalForm(r"--dangerously-skip-permissions cannot be used with root", K.CONFIG, "[P]"),
+        FatalForm(r"No conversation found with session ID: ", K.CONFIG, "--resume [S]"),
+        FatalForm(r"No conversation found to continue", K.CONFIG, "--continue [S]"),
+        FatalForm(r"Error: --resume requires a valid session ID", K.CONFIG, "--resume [S]"),
+        FatalForm(r"Error: Invalid session ID", K.CONFIG, "--session-id [S]"),
+        # A hook kept the prompt from the model: text mode prints its message as the answer.
+        FatalForm(r"UserPromptSubmit operation blocked by hook", K.CONFIG, "hooks [H]"),
+        FatalForm(r"Operation stopped by hook: ", K.CONFIG, "hooks [H]"),
+        # Text mode's failures, on stdout: the result's error text.
+        FatalForm(r"Error: Reached max turns", K.MAX_TURNS, "text mode [R]"),
+        FatalForm(r"Error: Reached maximum budget", K.SPEND_CAP, "text mode [R]"),
+        FatalForm(
+            r"Error: Failed to provide valid structured output",
+            K.STRUCTURED_OUTPUT,
+            "text mode, error_max_structured_output_retries [R]",
+        ),
+        FatalForm(r"Credit balance is too low", K.QUOTA_EXHAUSTED, "billing_error [E]"),
+        FatalForm(r"(?:Invalid API key|Not logged in) · ", K.AUTH, "authentication_failed [E]"),
+        FatalForm(r"Prompt is too long", K.CONTEXT_WINDOW, "prompt_too_long [T]"),
+        FatalForm(r"API Error: ", None, "synthetic assistant message [E]", evidence=False),
+    ]
+)
+
+
 @with_config(extra="forbid")
 class ClaudeOptions(TypedDict, total=False):
     """``agent_options`` for ``agent="claude"``."""
 
-    output_format: Literal["stream-json", "json"]  # default stream-json
+    output_format: Literal["stream-json", "json", "text"]  # default stream-json
     permission_mode: str  # e.g. "acceptEdits", "plan", "bypassPermissions"
     max_budget_usd: float
     allowed_tools: list[str]
@@ -369,6 +526,7 @@ class ClaudeFormat(AgentFormat):
     name: ClassVar[str] = "claude"
     options_type: ClassVar[type[Mapping[str, Any]]] = ClaudeOptions
     supports_resume: ClassVar[bool] = True
+    structured_result: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("claude",)
     edits_files: ClassVar[bool] = True
     # Enough to edit files and run git and tests with nobody at the prompt; the fixing
@@ -418,3 +576,9 @@ class ClaudeFormat(AgentFormat):
 
     def watcher(self, settings: WatchSettings) -> RetryWatcher | None:
         return ClaudeWatcher(settings)
+
+    def fatal_forms(self) -> FatalForms | None:
+        return FATAL_FORMS
+
+    def asks_for_text(self, options: Mapping[str, Any]) -> bool | None:
+        return options.get("output_format") == "text"

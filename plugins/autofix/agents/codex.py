@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Literal, cast
 
 from pydantic import with_config
 from typing_extensions import TypedDict
@@ -38,16 +38,26 @@ from autofix.agents.base import (
     EventParser,
     Invocation,
 )
-from autofix.agents.events import JsonEventParser, add_error, as_dict, as_int, as_str
+from autofix.agents.events import (
+    JsonEventParser,
+    add_error,
+    as_dict,
+    as_int,
+    as_str,
+    text_outcome,
+)
 from autofix.agents.failures import (
     MAX_TEXT_CHARS,
     kind_from_exit_code,
     kind_from_message,
+    refine,
     retry_after_from_text,
     status_for_kind,
     status_from_text,
 )
+from autofix.agents.fatal import FatalForm, FatalForms, NoticeForm, NoticeForms
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
+from autofix.notices import AgentNotice, NoticeCode
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 K = FailureKind
@@ -73,6 +83,9 @@ _VARIANTS: tuple[tuple[str, FailureKind], ...] = (
     ("codex-linux-sandbox was required", K.CONFIG),
 )
 _STREAM_PREFIX = "stream disconnected before completion:"
+CLAP_USAGE_EXIT = 2  # codex's argument parser exits 2 on a usage error
+# The sandbox (read-only by default for codex exec) fails a write with EROFS.
+_SANDBOX_DENIAL = "Read-only file system"
 # "Incomplete response returned, reason: X" (response.incomplete): why the model stopped.
 _INCOMPLETE = re.compile(r"\bincomplete response returned, reason: (\w+)", re.IGNORECASE)
 _UNTRUSTED = "not inside a trusted directory"  # codex exec refuses to start (stderr)
@@ -102,6 +115,43 @@ def _finish_hint(*sources: dict[str, Any]) -> FinishReason | None:
     return None
 
 
+# OpenAI's error object (``{"error": {"type", "code", ...}}``), which Codex passes on as the
+# message of an error it does not map: https://platform.openai.com/docs/guides/error-codes
+_OPENAI_CODES: dict[str, FailureKind] = {
+    "context_length_exceeded": K.CONTEXT_WINDOW,
+    "insufficient_quota": K.QUOTA_EXHAUSTED,
+    "billing_hard_limit_reached": K.QUOTA_EXHAUSTED,
+    "rate_limit_exceeded": K.RATE_LIMIT,
+    "model_not_found": K.INVALID_REQUEST,
+    "invalid_api_key": K.AUTH,
+    "server_is_overloaded": K.OVERLOADED,
+}
+_OPENAI_TYPES: dict[str, FailureKind] = {
+    "invalid_request_error": K.INVALID_REQUEST,
+    "authentication_error": K.AUTH,
+    "permission_error": K.PERMISSION,
+    "not_found_error": K.INVALID_REQUEST,
+    "rate_limit_error": K.RATE_LIMIT,
+    "insufficient_quota": K.QUOTA_EXHAUSTED,
+    "server_error": K.SERVER_ERROR,
+    "api_error": K.SERVER_ERROR,
+}
+
+
+def openai_error_kind(message: str) -> FailureKind | None:
+    """The kind an OpenAI error object quoted as a message names (its code, then its type)."""
+    start = message.find("{")
+    if start < 0 or start > 200:
+        return None
+    found = _parse_json_text(message[start:])
+    error = as_dict(as_dict(found).get("error")) or as_dict(found)
+    code = _OPENAI_CODES.get(str(error.get("code") or ""))
+    if code is not None:
+        return code
+    by_type = _OPENAI_TYPES.get(str(error.get("type") or ""))
+    return refine(by_type, str(error.get("message") or "")) if by_type is not None else None
+
+
 def codex_error_kind(message: str) -> tuple[FailureKind, FinishReason]:
     """A ``turn.failed`` / ``error`` message → kind and finish reason (module docstring)."""
     text = " ".join(message[:MAX_TEXT_CHARS].split()).replace("\u2019", "'")
@@ -113,18 +163,97 @@ def codex_error_kind(message: str) -> tuple[FailureKind, FinishReason]:
             return K.MAX_TOKENS, finish
         if finish is FinishReason.REFUSAL:
             return K.REFUSAL, finish
+    by_body = openai_error_kind(text)
+    if by_body is not None:
+        return by_body, FinishReason.ERROR
     body = lowered
     if body.startswith(_STREAM_PREFIX):
         body = body[len(_STREAM_PREFIX) :].strip()
     for prefix, kind in _VARIANTS:
         if body.startswith(prefix):
             return kind, FinishReason.ERROR
-    by_message = kind_from_message(text)
+    by_message = kind_from_message(body)  # the cause, not "stream disconnected" around it
+    if by_message is K.TIMEOUT and lowered.startswith(_STREAM_PREFIX):
+        by_message = K.CONNECTION  # the stream went quiet: codex's own idle timeout, no 408
     if by_message is not None:
         return by_message, FinishReason.ERROR
     if lowered.startswith(_STREAM_PREFIX):
         return K.CONNECTION, FinishReason.ERROR  # the stream broke for a reason it did not say
     return K.API_ERROR, FinishReason.ERROR
+
+
+def _error_line_kind(line: str) -> FailureKind | None:
+    """``ERROR: <CodexErr>`` (text mode) → the variant's kind."""
+    message = line.split(":", 1)[1] if ":" in line else line
+    kind, _ = codex_error_kind(message.strip())
+    return None if kind is K.API_ERROR else kind
+
+
+def _main_error_kind(line: str) -> FailureKind:
+    """``Error: <anyhow chain>``: what ``codex exec``'s main returns when it could not run the
+    task at all (its turns fail through ``turn.failed`` or ``ERROR:``): the setup, unless the
+    chain names an API failure."""
+    return _error_line_kind(line) or K.CONFIG
+
+
+_EXEC = "codex-rs/exec/src/lib.rs"
+# The lines codex exec prints on stderr when it stops (0.171.0; docs/agents/codex.md has the
+# table). Command transcripts of its text mode go to stderr too, so only wording no tool prints
+# is evidence; "ERROR: msg" and "Error: msg" say which failure a failed run was.
+FATAL_FORMS = FatalForms(
+    [
+        FatalForm(r"error: unexpected argument '", K.CONFIG, "exec/src/cli.rs (clap), exit 2"),
+        FatalForm(r"error: invalid value '[^'\n]{0,200}' for '-", K.CONFIG, "clap, exit 2"),
+        FatalForm(r"error: a value is required for '-", K.CONFIG, "clap, exit 2"),
+        FatalForm(r"Error parsing -c overrides:", K.CONFIG, _EXEC),
+        FatalForm(r"Error finding codex home:", K.CONFIG, _EXEC),
+        FatalForm(r"Error loading config\.toml", K.CONFIG, _EXEC),
+        FatalForm(r"Error loading rules:", K.CONFIG, _EXEC),
+        FatalForm(r"Not inside a trusted directory and --skip-git-repo-check", K.CONFIG, _EXEC),
+        FatalForm(r"Failed to read output schema file", K.CONFIG, _EXEC),
+        FatalForm(r"Output schema file [^\n]{0,400}? is not valid JSON", K.CONFIG, _EXEC),
+        FatalForm(r"No prompt provided via stdin", K.CONFIG, _EXEC),
+        # A session that cannot be resumed or started: a missing rollout, a required MCP server.
+        FatalForm(r"Error: thread/resume: ", K.CONFIG, "exec/src/lib.rs (thread/resume)"),
+        FatalForm(
+            r"Error: thread/start: [^\n]{0,400}?required MCP servers failed",
+            K.CONFIG,
+            "core/src/codex.rs (required MCP servers)",
+        ),
+        FatalForm(r"Error: approval_policy = ", K.CONFIG, "core/src/config (no longer supported)"),
+        FatalForm(r"Error: thread/start: ", None, _EXEC, read=_main_error_kind),
+        FatalForm(r"Error: ", None, _EXEC, evidence=False, read=_main_error_kind),
+        FatalForm(
+            r"ERROR: (?!Reconnecting\.\.\.)",
+            None,
+            "exec/src/event_processor_with_human_output.rs",
+            evidence=False,
+            read=_error_line_kind,
+        ),
+    ]
+)
+_TRACE = r"\d{4}-\d\d-\d\dT[\d:.]{8,20}Z +ERROR codex_core::tools::router: error="
+NOTICE_FORMS = NoticeForms(
+    [
+        # exec forces approval "never": a command or patch asking for more is refused, not run
+        # ("approval policy is Never; reject", "Rejected(...)", "patch rejected: ...").
+        NoticeForm(_TRACE + r"[^\n]{0,300}?\b(?i:reject(?:ed)?)\b", NoticeCode.DENIED_TOOL),
+        NoticeForm(r"context compacted$", NoticeCode.COMPACTED, "text mode's transcript"),
+        # The MCP client's own error log: a server it could not reach (optional ones too).
+        NoticeForm(
+            r"\d{4}-\d\d-\d\dT[\d:.]{8,20}Z +ERROR rmcp::",
+            NoticeCode.MCP_SERVER_FAILED,
+            "rmcp (codex's MCP client)",
+        ),
+        # A command the read-only sandbox refused, in the text mode's transcript.
+        NoticeForm(r"[^\n]{0,300}?\bRead-only file system\b", NoticeCode.DENIED_TOOL, "sandbox"),
+        NoticeForm(
+            r"\d{4}-\d\d-\d\dT[\d:.]{8,20}Z +ERROR codex_core::compact: ",
+            NoticeCode.COMPACTED,
+            "core/src/compact.rs",
+        ),
+    ]
+)
 
 
 class CodexParser(JsonEventParser):
@@ -143,6 +272,10 @@ class CodexParser(JsonEventParser):
         self._turns = 0
         self._finish_hint: FinishReason | None = None
         self._refusal_text: str | None = None
+        self._notices: list[AgentNotice] = []
+
+    def is_event(self, document: dict[str, Any]) -> bool:
+        return isinstance(document.get("type"), str)  # every `codex exec --json` event is typed
 
     def _handle(self, event: dict[str, Any]) -> None:
         self._events += 1
@@ -157,6 +290,10 @@ class CodexParser(JsonEventParser):
             refusal = as_str(item.get("refusal"))
             if refusal:
                 self._refusal_text = refusal
+        elif kind == "item.completed" and item.get("type") == "command_execution":
+            output = item.get("aggregated_output")
+            if item.get("status") == "failed" and isinstance(output, str):
+                self._sandbox_denial(item, output)
         elif kind == "error":
             self._last_error = as_str(event.get("message")) or self._last_error
         elif kind == "turn.completed":
@@ -182,11 +319,21 @@ class CodexParser(JsonEventParser):
         if hint is not None:
             self._finish_hint = hint
 
+    def _sandbox_denial(self, item: dict[str, Any], output: str) -> None:
+        """A command the sandbox refused: its read-only mounts fail writes with EROFS."""
+        if _SANDBOX_DENIAL not in output[:MAX_TEXT_CHARS] or len(self._notices) >= 10:
+            return
+        command = as_str(item.get("command")) or "a command"
+        notice = AgentNotice(code=NoticeCode.DENIED_TOOL, detail=f"sandbox: {command}")
+        if notice not in self._notices:
+            self._notices.append(notice)
+
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         for value in self._reader.finish():
             if isinstance(value, dict):
                 self._handle(value)
         outcome = AgentOutcome(
+            notices=list(self._notices),
             session_id=self._session_id,
             events=self._events,
             non_json_lines=self._reader.non_json_lines,
@@ -209,6 +356,15 @@ class CodexParser(JsonEventParser):
             outcome.finish_reason = finish
             outcome.failure_kind = kind
             outcome.retry_after_s = retry_after_from_text(message)
+        elif self.text_mode:
+            return text_outcome(
+                self.agent_name,
+                self.text_answer,
+                exit_code,
+                stderr_tail,
+                # Exit 2 before any event is clap's usage error: the flags were wrong.
+                (lambda _: K.CONFIG) if exit_code == CLAP_USAGE_EXIT else _text_mode_kind,
+            )
         else:
             self._no_terminal(outcome, exit_code, stderr_tail)
         return outcome
@@ -246,6 +402,14 @@ class CodexParser(JsonEventParser):
         if self._last_error:
             add_error(outcome.errors, self._last_error)
         outcome.failure_kind = kind
+
+
+def _text_mode_kind(wording: str) -> FailureKind | None:
+    """Text mode's failure: the last ``ERROR: <CodexErr>`` line says which variant it was."""
+    for line in reversed(wording.splitlines()):
+        if line.startswith("ERROR: ") and not line.startswith("ERROR: Reconnecting"):
+            return _error_line_kind(line)
+    return kind_from_message(wording)
 
 
 def _notice_cause(message: str) -> str:
@@ -295,6 +459,8 @@ class CodexOptions(TypedDict, total=False):
 
     sandbox: str  # e.g. "workspace-write"
     full_auto: bool
+    # "text": codex exec without --json (the answer on stdout, its transcript on stderr)
+    output_format: Literal["json", "text"]  # default json
 
 
 class CodexFormat(AgentFormat):
@@ -304,6 +470,7 @@ class CodexFormat(AgentFormat):
     """
 
     name: ClassVar[str] = "codex"
+    structured_result: ClassVar[bool] = True
     options_type: ClassVar[type[Mapping[str, Any]]] = CodexOptions
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("codex",)
@@ -313,7 +480,9 @@ class CodexFormat(AgentFormat):
     )
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
-        argv = [*(base_command or self.default_command), "exec", "--json", "--skip-git-repo-check"]
+        text = cast(CodexOptions, request.options).get("output_format") == "text"
+        argv = [*(base_command or self.default_command), "exec"]
+        argv += ["--skip-git-repo-check"] if text else ["--json", "--skip-git-repo-check"]
         options = cast(CodexOptions, request.options)
         if request.model:
             argv += ["--model", request.model]
@@ -339,6 +508,15 @@ class CodexFormat(AgentFormat):
 
     def parser(self) -> EventParser:
         return CodexParser()
+
+    def fatal_forms(self) -> FatalForms | None:
+        return FATAL_FORMS
+
+    def asks_for_text(self, options: Mapping[str, Any]) -> bool | None:
+        return options.get("output_format") == "text"
+
+    def notice_forms(self) -> NoticeForms | None:
+        return NOTICE_FORMS
 
     def watcher(self, settings: WatchSettings) -> RetryWatcher | None:
         return CodexWatcher(settings)

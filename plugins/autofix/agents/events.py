@@ -12,12 +12,20 @@ import json
 import math
 import re
 from abc import abstractmethod
+from collections import deque
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from autofix import safejson
 from autofix.agents.base import AgentOutcome, EventParser
+from autofix.agents.failures import (
+    kind_from_exit_code,
+    kind_from_message,
+    says_no_retry,
+    status_for_kind,
+)
 from autofix.redact import redact
-from autofix.result import FailureKind
+from autofix.result import FailureKind, FinishReason, RunStatus
 
 MAX_ERRORS = 20
 MAX_ERROR_CHARS = 2000
@@ -241,6 +249,12 @@ class BaseParser(EventParser):
                 f"{self.agent_name}: the output could not be read ({type(exc).__name__}); "
                 "failing safe",
             )
+        if (
+            outcome.failure_kind is not None
+            and outcome.retryable is None
+            and any(says_no_retry(error) for error in outcome.errors)
+        ):
+            outcome.retryable = False
         if outcome.final_text:
             outcome.final_text = redact(outcome.final_text)
         if unreadable.count:
@@ -259,10 +273,75 @@ class BaseParser(EventParser):
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome: ...
 
 
+# A text answer is kept up to this: the last lines, the last characters (as ``plain`` keeps).
+TEXT_ANSWER_LINES = 200
+TEXT_ANSWER_CHARS = 64_000
+
+
+class TextAnswer:
+    """The last lines of a text output, bounded: an agent's answer in its text mode."""
+
+    def __init__(self) -> None:
+        self.lines: deque[str] = deque(maxlen=TEXT_ANSWER_LINES)
+        self.count = 0
+
+    def add(self, line: str) -> None:
+        if line.strip():
+            self.count += 1  # as the JSON reader counts lines: blank ones are not output
+        self.lines.append(line[:TEXT_ANSWER_CHARS])
+
+    def text(self) -> str:
+        text = "\n".join(self.lines).strip()
+        return text[-TEXT_ANSWER_CHARS:]
+
+
+def text_outcome(
+    agent: str,
+    answer: TextAnswer,
+    exit_code: int | None,
+    stderr_tail: str,
+    kind_of: Callable[[str], FailureKind | None] | None = None,
+    silent_failure: FailureKind | None = None,
+) -> AgentOutcome:
+    """A CLI run in its text output mode (no event at all): stdout is the answer and the CLI's
+    exit code says how it ended (its source exits non-zero on every failure it reports).
+    Exit 0 with no answer is an empty answer; a failure's kind comes from the CLI's error
+    wording on either stream (``kind_of``, else the shared tie-breakers), else, when the CLI
+    failed before printing anything, ``silent_failure`` (Claude's start-up refusals)."""
+    text = answer.text()
+    outcome = AgentOutcome(text_mode=True, non_json_lines=answer.count)
+    if exit_code is None:
+        add_error(outcome.errors, f"{agent}: the text output ended without an exit code")
+        return outcome
+    outcome.terminal_event = f"text/exit {exit_code}"
+    if exit_code == 0:
+        outcome.run_status = RunStatus.COMPLETED
+        outcome.finish_reason = FinishReason.STOP
+        if text:
+            outcome.final_text = text
+        else:
+            outcome.failure_kind = FailureKind.EMPTY_ANSWER
+            add_error(outcome.errors, f"{agent} exited 0 without any answer (text output)")
+        return outcome
+    wording = "\n".join([*list(answer.lines)[-10:], stderr_tail[-4000:]])
+    kind = kind_from_exit_code(exit_code) or (kind_of or kind_from_message)(wording)
+    if kind is None and not text:
+        kind = silent_failure
+    outcome.run_status = status_for_kind(kind)
+    outcome.finish_reason = FinishReason.ERROR
+    outcome.failure_kind = kind
+    add_error(outcome.errors, f"{agent} exited {exit_code} (text output)")
+    if text:
+        add_error(outcome.errors, text.splitlines()[-1])
+    return outcome
+
+
 class JsonEventParser(BaseParser):
     """Reads JSON documents from stdout lines and hands each event object to ``_handle``.
 
     An event that ``_handle`` cannot read (a field of the wrong type) is counted and skipped.
+    Until the first event, the lines are also kept as text: a CLI in its text output mode
+    prints no event at all (``text_answer``).
     """
 
     accepts_arrays: ClassVar[bool] = False  # Claude's ``json --verbose`` prints an array
@@ -270,9 +349,21 @@ class JsonEventParser(BaseParser):
     def __init__(self) -> None:
         self._reader = JsonDocReader()
         self._events = 0
+        self.text_answer = TextAnswer()
 
     def feed(self, line: str) -> None:
+        if self._events == 0:
+            self.text_answer.add(line)
         self._take(self._reader.feed(line))
+
+    @property
+    def text_mode(self) -> bool:
+        """The CLI printed text: asked for (``text_output``), or, when nobody knows, no event
+        was read nor anything that looked like one. A run asked for events that printed none
+        is not text: it fails safe."""
+        if self.text_output is False:
+            return False
+        return self._events == 0 and self._reader.unreadable.count == 0
 
     def _flush(self) -> None:
         self._take(self._reader.finish())
@@ -280,9 +371,14 @@ class JsonEventParser(BaseParser):
     def _unreadable(self) -> Unreadable:
         return self._reader.unreadable
 
+    def is_event(self, document: dict[str, Any]) -> bool:
+        """Whether a JSON document on stdout is one of this CLI's events; one that is not (an
+        answer printed as JSON in the text mode) stays text."""
+        return True
+
     def _take(self, values: list[Any]) -> None:
         for value in values:
-            if isinstance(value, dict):
+            if isinstance(value, dict) and self.is_event(value):
                 self._handle_safely(value)
             elif isinstance(value, list) and self.accepts_arrays:
                 for item in value:

@@ -59,25 +59,48 @@ def _rules(*pairs: tuple[FailureKind, str]) -> tuple[tuple[FailureKind, re.Patte
     return tuple((kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in pairs)
 
 
-# Tie-breakers, in order: the first kind whose pattern matches wins.
+# Tie-breakers, in order: the first kind whose pattern matches wins. The wording is the
+# providers' own, from their error catalogues (docs.claude.com/en/api/errors,
+# developers.openai.com/docs/guides/error-codes, ai.google.dev/gemini-api/docs/troubleshooting)
+# and the CLIs' sources (docs/agents/*.md): a family of messages per pattern, not one message.
 _TEXT_RULES = _rules(
     (
         FailureKind.CONTEXT_WINDOW,
         r"\bcontext[ _](?:window|length)\b|\bprompt is too long\b|\bmaximum context length\b"
-        r"|\btoken count\b.{0,60}\bexceeds\b",
+        r"|\btoken count\b.{0,60}\bexceeds\b|\btoken count is \d+ but\b"
+        r"|\bmodel only supports up to\b|\binput is too long\b",
+    ),
+    # An account's spend limit reads like a usage limit: it is one that only money lifts.
+    (
+        FailureKind.QUOTA_EXHAUSTED,
+        r"\bAPI usage limits?\b|\bspend(?:ing)? (?:limit|cap)\b|\b(?:contract|committed) spend\b"
+        r"|\bspend committed\b|\bbudget (?:has been )?exceeded\b|\bbudget_exceeded\b"
+        r"|\bexceeded (?:your |the )?(?:max(?:imum)? )?budget\b",
     ),
     (
         FailureKind.USAGE_LIMIT,
-        r"\busage[ _]limit|\bdaily quota\b|\bhit your (?:[\w-]+ )?limit\b",
+        r"\busage[ _]limit|\bdaily quota\b|\bhit your (?:[\w-]+ )?limit\b"
+        r"|\b(?:daily|weekly|monthly) (?:[\w-]+ ){0,4}(?:limit|quota)\b|\bquota will reset\b"
+        r"|\b(?:requests|tokens) per day\b",
     ),
+    # Credit, billing and quota that only a payment lifts ("You exceeded your current quota,
+    # please check your plan and billing details": out of credits or at the monthly limit).
+    # With a wait named in the same message it is a rate limit (kind_from_message).
     (
         FailureKind.QUOTA_EXHAUSTED,
-        r"\binsufficient[ _]quota\b|\bcredit balance\b|\bout of credits?\b|\bspend cap\b",
+        r"\binsufficient[ _]quota\b|\bcredits? balance\b|\bout of (?:[\w-]+ )?credits?\b"
+        r"|\bspend cap\b|\binsufficient (?:[\w-]+ ){0,3}credits?\b|\badd (?:more )?credits?\b"
+        r"|\bbilling (?:hard )?limit\b|\baccount is not active\b|\bexceeded your current quota\b"
+        r"|\bbilling account\b[^.\n]{0,60}?\b(?:disabled|delinquent|closed|suspended)\b"
+        r"|\b(?:prepaid|prepayment) credits?\b"
+        r"|\bcredits? (?:are |is |have been )?(?:depleted|exhausted|used up)\b"
+        r"|\brequires billing to be enabled\b|\bbilling (?:is )?(?:disabled|not enabled)\b"
+        r"|\b(?:enable|set up) billing\b",
     ),
     (
         FailureKind.RATE_LIMIT,
         r"\brate[ _-]?limit|\btoo many requests\b|\bresource[ _]exhausted\b"
-        r"|\bexceeded your current quota\b|\bquota exceeded for\b",
+        r"|\bresource has been exhausted\b|\bquota exceeded for\b|\bplease slow down\b",
     ),
     (
         FailureKind.OVERLOADED,
@@ -87,13 +110,18 @@ _TEXT_RULES = _rules(
     (FailureKind.MAX_TOKENS, r"\bmax_output_tokens\b|\boutput token (?:limit|maximum)\b"),
     (
         FailureKind.AUTH,
-        r"\bunauthori[sz]ed\b|\b(?:invalid|incorrect) (?:x-)?api[ -]?key\b|\bapi key not valid\b"
+        r"\bunauthori[sz]ed\b|\b(?:invalid|incorrect) (?:x-)?api[ -]?key\b"
+        r"|\bapi key (?:not valid|expired|was reported as leaked)\b|\binvalid authentication\b"
         r"|\bnot logged in\b|\brun /login\b|\bauthentication[ _](?:failed|error|required)\b"
-        r"|\b(?:oauth|access|authentication) token (?:has )?(?:expired|been revoked)\b",
+        r"|\b(?:oauth|access|authentication) token (?:has )?(?:expired|been revoked)\b"
+        r"|\bmust be a member of an organization\b",
     ),
     (
         FailureKind.PERMISSION,
-        r"\bpermission[ _]denied\b|\bforbidden\b|\bnot allowed to\b|\bdoes not have permission\b",
+        r"\bpermission[ _]denied\b|\bforbidden\b|\bnot allowed to\b|\bdoes not have permission\b"
+        r"|\blocation is not supported\b|\bnot (?:available|supported) in your (?:country|region)\b"
+        r"|\b(?:country|region|territory) not supported\b|\bip not authorized\b"
+        r"|\borganization must be verified\b",
     ),
     (
         FailureKind.CONNECTION,
@@ -104,12 +132,24 @@ _TEXT_RULES = _rules(
     (
         FailureKind.SERVER_ERROR,
         r"\binternal (?:server )?error\b|\bservice unavailable\b|\bbad gateway\b"
-        r"|\bgateway timeout\b|\bserver[ _-]error\b|\bserver-side issue\b",
+        r"|\bgateway timeout\b|\bserver[ _-]error\b|\bserver-side issue\b"
+        r"|\bserver had an error\b|\berror occurred while processing your request\b",
     ),
     (FailureKind.TIMEOUT, r"\btimed out\b|\btimeout\b|\bETIMEDOUT\b|\bdeadline exceeded\b"),
     (
+        FailureKind.REFUSAL,
+        r"\b(?:request|prompt|input|content) (?:has been|was) flagged\b"
+        r"|\bviolat\w* (?:our |the )?(?:usage |content )?polic(?:y|ies)\b"
+        r"|\b(?:was|has been) blocked (?:under|by) (?:our|the) [\w ]{0,40}?polic(?:y|ies)\b"
+        r"|\bcan(?:'|\u2019|no)t help with (?:this|that)\b|\b(?:our|the) safety system\b"
+        r"|\bcontent filter(?:ing)?\b",
+    ),
+    # The CLI's own per-run cost cap (claude --max-budget-usd), never autofix's budget.
+    (FailureKind.SPEND_CAP, r"\b(?:USD|maximum) budget\b"),
+    (
         FailureKind.INVALID_REQUEST,
-        r"\binvalid[ _](?:request|argument)\b|\bbad request\b|\bdoes not exist\b"
+        r"\binvalid[ _](?:request|argument)\b|\binvalid (?:image|input)\b|\bbad request\b"
+        r"|\bdoes not exist\b"
         r"|\bis not found\b|\bnot supported\b",
     ),
 )
@@ -129,6 +169,15 @@ _STATUS_PATTERNS = tuple(
 )
 
 
+# An API error body's own "do not retry" field, as a CLI quotes the body in its error text.
+_NO_RETRY_FIELD = re.compile(r'"(?:should_retry|shouldRetry|is_retryable|retryable)"\s*:\s*false\b')
+
+
+def says_no_retry(text: str) -> bool:
+    """The quoted error body says, in a field of its own, that retrying will not help."""
+    return _NO_RETRY_FIELD.search(_bounded(text)) is not None
+
+
 def _bounded(text: str) -> str:
     return text if len(text) <= MAX_TEXT_CHARS else text[:MAX_TEXT_CHARS]
 
@@ -140,6 +189,31 @@ def kind_from_text(text: str) -> FailureKind | None:
         if pattern.search(bounded):
             return kind
     return None
+
+
+# What an agent API's error names in any program's output (a script wrapping a CLI): the other
+# tie-breakers (a missing file, a timeout, "permission denied") name any program's failures too.
+_AGENT_TEXT_KINDS = frozenset(
+    {
+        FailureKind.CONTEXT_WINDOW,
+        FailureKind.USAGE_LIMIT,
+        FailureKind.QUOTA_EXHAUSTED,
+        FailureKind.RATE_LIMIT,
+        FailureKind.OVERLOADED,
+        FailureKind.MAX_TOKENS,
+        FailureKind.AUTH,
+    }
+)
+
+
+def agent_error_kind(text: str) -> FailureKind | None:
+    """The kind of an agent API error quoted in a program's output: an HTTP status in an API
+    error's wording, or wording only agent APIs use; None for anything else."""
+    status = status_from_text(text)
+    if status is not None:
+        return kind_from_message(text, status)
+    worded = kind_from_text(text)
+    return worded if worded in _AGENT_TEXT_KINDS else None
 
 
 def status_from_text(text: str) -> int | None:
@@ -156,11 +230,13 @@ def status_from_text(text: str) -> int | None:
 
 def kind_from_message(text: str, status: int | None = None) -> FailureKind | None:
     """An error message's kind: its HTTP status (given, or quoted in it), narrowed by its wording
-    where the status is ambiguous (a 429 can be a usage limit, a 400 a context window)."""
+    where the status is ambiguous (a 429 can be a usage limit, a 400 a context window). A quota
+    that names when to retry is a rate limit: waiting lifts it, not a payment."""
     by_status = kind_from_status(status if status is not None else status_from_text(text))
-    if by_status is None:
-        return kind_from_text(text)
-    return refine(by_status, text)
+    kind = kind_from_text(text) if by_status is None else refine(by_status, text)
+    if kind is FailureKind.QUOTA_EXHAUSTED and _names_a_wait(text):
+        return FailureKind.RATE_LIMIT
+    return kind
 
 
 def refine(kind: FailureKind, text: str) -> FailureKind:
@@ -177,12 +253,24 @@ _REFINEMENTS: dict[FailureKind, frozenset[FailureKind]] = {
         {FailureKind.USAGE_LIMIT, FailureKind.QUOTA_EXHAUSTED, FailureKind.OVERLOADED}
     ),
     FailureKind.INVALID_REQUEST: frozenset(
-        {FailureKind.CONTEXT_WINDOW, FailureKind.AUTH, FailureKind.QUOTA_EXHAUSTED}
+        {
+            FailureKind.CONTEXT_WINDOW,
+            FailureKind.AUTH,
+            FailureKind.QUOTA_EXHAUSTED,
+            FailureKind.REFUSAL,  # a 400 that a usage policy blocked
+            FailureKind.PERMISSION,  # a 400 for a region the API does not serve
+        }
     ),
     FailureKind.SERVER_ERROR: frozenset({FailureKind.OVERLOADED}),
     FailureKind.AUTH: frozenset({FailureKind.PERMISSION}),
-    FailureKind.PERMISSION: frozenset({FailureKind.AUTH}),
+    FailureKind.PERMISSION: frozenset({FailureKind.AUTH, FailureKind.QUOTA_EXHAUSTED}),
 }
+
+
+def _names_a_wait(text: str) -> bool:
+    """A retry delay in the wording ("Please retry in 2.1s", "try again in 20m")."""
+    bounded = _bounded(text)
+    return any(pattern.search(bounded) for pattern in _DELAY_PATTERNS)
 
 
 def status_for_kind(kind: FailureKind | None) -> RunStatus:

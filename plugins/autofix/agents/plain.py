@@ -1,6 +1,7 @@
-"""Any command without an event stream: the exit code decides, stdout is ordinary output.
+"""Any command without an event stream: the exit code decides, stdout is the answer.
 
-The prompt goes on stdin by default. ``options["prompt_arg"] = True`` appends it as the last
+Exit 0 with real error lines on stderr is a failure; exit 0 with nothing on stdout is an empty
+answer unless ``answer_required`` is False. The prompt goes on stdin by default. ``options["prompt_arg"] = True`` appends it as the last
 argument instead, and a ``{prompt}`` token in the command is replaced by it.
 """
 
@@ -57,6 +58,9 @@ class PlainOptions(TypedDict, total=False):
     """``agent_options`` for ``agent="plain"``."""
 
     prompt_arg: bool  # append the prompt as the last argument instead of writing it to stdin
+    # False for a command that only edits files: exit 0 with nothing on stdout is then a success
+    # (by default it is an empty answer, as for every agent).
+    answer_required: bool
 
 
 class PlainFormat(AgentFormat):
@@ -77,6 +81,9 @@ class PlainFormat(AgentFormat):
         if cast(PlainOptions, request.options).get("prompt_arg"):
             return Invocation(argv=[*argv, request.prompt])
         return Invocation(argv=argv, stdin=request.prompt)
+
+    def expects_answer(self, options: Mapping[str, Any]) -> bool:
+        return bool(options.get("answer_required", True))
 
     def parser(self) -> EventParser:
         return PlainParser()

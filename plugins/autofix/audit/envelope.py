@@ -18,8 +18,17 @@ from pydantic import (
     model_validator,
 )
 
+from autofix.notices import AgentNotice
 from autofix.redact import redact_stored, redact_value
-from autofix.result import FieldError, ParseResult, RetryClass, Status, redact_lines, truncate
+from autofix.result import (
+    FailureKind,
+    FieldError,
+    ParseResult,
+    RetryClass,
+    Status,
+    redact_lines,
+    truncate,
+)
 
 # Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
 MAX_INSTRUCTIONS_CHARS = 200_000
@@ -201,8 +210,13 @@ class InteractionResult(BaseModel):
     retry_class: RetryClass = RetryClass.NONE
     session_id: str | None = None
     finish_reason: str | None = None
+    failure_kind: FailureKind | None = None
     noise_lines: int = 0
     error_lines: int = 0
+    # Error lines on stderr that a structured result outweighed (the CLI's diagnostics).
+    diagnostic_lines: int = 0
+    # What the CLI reported about its run: denied tools, failed MCP servers, loops, compaction.
+    notices: list[AgentNotice] = Field(default_factory=list)
     matched_rules: list[str] = Field(default_factory=list)
     # Non-noise stderr lines (ParseResult.stderr_sample): `autofix patterns suggest` reads them.
     stderr_sample: list[str] = Field(default_factory=list)
@@ -334,8 +348,11 @@ def interaction_from_parse_result(
         retry_class=result.retry_class,
         session_id=result.session_id,
         finish_reason=result.finish_reason,
+        failure_kind=result.failure_kind,
         noise_lines=result.noise_lines,
         error_lines=result.error_lines,
+        diagnostic_lines=result.diagnostic_lines,
+        notices=list(result.notices),
         matched_rules=list(result.matched_rules),
         stderr_sample=list(result.stderr_sample),
     )

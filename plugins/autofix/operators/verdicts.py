@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from autofix.redact import redact
-from autofix.result import AttemptSpend, ParseResult, RetryClass, Status
+from autofix.result import AttemptSpend, FailureKind, ParseResult, RetryClass, Status
 
 if TYPE_CHECKING:
     import logging
@@ -38,6 +38,22 @@ NEXT_STEP: dict[Status, str] = {
     Status.INVALID_OUTPUT: "no answer fitted the schema: read the field errors above and the "
     "failure report, then adjust the prompt or the schema",
     Status.TRUNCATED: "the answer was cut by the token limit: raise it or ask for less",
+}
+# What a person does, by kind where the kind says more than its status.
+NEXT_STEP_BY_KIND: dict[FailureKind, str] = {
+    FailureKind.QUOTA_EXHAUSTED: "the provider account is out of credit or over its spend "
+    "limit: add credit or raise the limit in the provider's billing settings, then clear this "
+    "task (retrying does not help until then)",
+    FailureKind.CONFIG: "the agent CLI refused this setup (a missing session, a required MCP "
+    "server, its settings or flags): read the CLI's line above, fix the setup, then clear "
+    "this task",
+    FailureKind.PERMISSION: "the agent or its tools were not allowed this: check the key's "
+    "access, the permission mode, the allowed tools and the sandbox, then clear this task",
+    FailureKind.LOOP_DETECTED: "the agent CLI stopped the model repeating itself: make the "
+    "prompt more specific or lower the task's scope",
+    FailureKind.MAX_TURNS: "the agent hit its turn cap: raise max_turns or split the task",
+    FailureKind.CONTEXT_WINDOW: "the prompt does not fit the model: send less context or use "
+    "a model with a larger window",
 }
 DEFAULT_NEXT_STEP = "read the agent's output above, fix the cause, then clear this task"
 
@@ -97,7 +113,8 @@ def failure_line(result: ParseResult, task: BaseOperator, ti: Any) -> str:
             return f"{label} ({kind}): Airflow retries in {when}, try {try_number} of {tries}"
         return f"{label} ({kind}): no retries left, try {try_number} of {tries}: the task fails"
     reason = (result.error_message or result.status.value).splitlines()[0]
-    step = NEXT_STEP.get(result.status, DEFAULT_NEXT_STEP)
+    step = NEXT_STEP_BY_KIND.get(result.failure_kind) if result.failure_kind else None
+    step = step or NEXT_STEP.get(result.status, DEFAULT_NEXT_STEP)
     return f"permanent ({kind}): {reason}. Next: {step}"
 
 

@@ -16,6 +16,7 @@ from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
 from autofix.operators.retry_policy import AgentPermanentError, AgentRetryPolicy, describe_wait
 from autofix.operators.verdicts import earlier_spend, failure_line, remember_try
+from autofix.parser import check_fail_on
 from autofix.redact import (
     RedactedLog,
     redact,
@@ -163,6 +164,7 @@ class AIWrapperOperator(BaseOperator):
         constrained: bool | None = None,
         conn_id: str | None = None,
         agent_clis_dir: str | None = None,
+        fail_on: Sequence[str] | None = None,
         **kwargs: Any,
     ) -> None:
         # Airflow 3.3's per-try delay: the wait the agent's output asked for (a user's own
@@ -198,6 +200,8 @@ class AIWrapperOperator(BaseOperator):
         # The project's pinned CLIs (`make agent-clis`, e.g. ".agents"), used only when the
         # agent's command is not on PATH, and only when set: never a silent switch.
         self.agent_clis_dir = agent_clis_dir
+        # Notices of the CLI that fail the task although its result says success.
+        self.fail_on = check_fail_on(fail_on)
         self._task: AgentTask | None = None
 
     # -- execution ----------------------------------------------------------------------
@@ -261,6 +265,7 @@ class AIWrapperOperator(BaseOperator):
             constrained=self.constrained,
             patterns=self.patterns,
             agent_clis_dir=self.agent_clis_dir,
+            fail_on=self.fail_on,
         )
 
     def execute(self, context: Context) -> dict[str, Any]:
@@ -342,6 +347,14 @@ class AIWrapperOperator(BaseOperator):
             )
         if result.repairs:
             lines.append(f"  repairs: {', '.join(result.repairs)}")
+        for notice in result.notices:
+            failing = " (fail_on: fails the task)" if notice.code in self.fail_on else ""
+            lines.append(f"  the CLI reported {notice.describe()}{failing}")
+        if result.diagnostic_lines:
+            lines.append(
+                f"  {result.diagnostic_lines} error line(s) on stderr were the CLI's own "
+                "diagnostics (its structured result decided)"
+            )
         for block in result.errors[:3]:
             lines.append("  error: " + block.text.replace("\n", "\n         "))
         redacted = RedactedLog(self.log)

@@ -10,7 +10,7 @@ from pathlib import Path
 from autofix.agents.base import AgentFormat, AgentRequest
 from autofix.agents.watch import EarlyStop, WatchSettings
 from autofix.errors import RunnerError
-from autofix.parser import ResponseParser
+from autofix.parser import ResponseParser, apply_fail_on
 from autofix.redact import RedactedLog, redact
 from autofix.result import (
     FAILURE_KINDS,
@@ -74,7 +74,14 @@ class AttemptRunner:
             invocation = agent_format.command(request, command)
         except (ValueError, OSError) as exc:
             return self._config_failure(f"cannot build the {agent_format.name} command: {exc}")
-        judge = OutputJudge(agent_format, self.parser, operation, self.watch)
+        judge = OutputJudge(
+            agent_format,
+            self.parser,
+            operation,
+            self.watch,
+            answer_expected=agent_format.expects_answer(request.options),
+            text_output=agent_format.asks_for_text(request.options),
+        )
         raw = None if self.raw_dir is None else RawStreams(self.raw_dir, f"attempt{attempt}")
         live = AgentLog.for_attempt(
             self._log_line, agent_format, self.parser.rules, operation, raw=raw
@@ -131,13 +138,14 @@ class AttemptRunner:
         timeout_hit: float | None = None
         if run.timed_out is not None:
             timeout_hit = run.timeout_s or spec.timeout or run.duration_s
-        return judge.verdict(
+        result = judge.verdict(
             run.exit_code,
             run.stderr_tail,
             timed_out_after=timeout_hit,
             signal_name=run.signal_name,
             cancelled=run.cancelled,
         )
+        return apply_fail_on(result, spec.fail_on)
 
     def _config_failure(self, message: str) -> ParseResult:
         status, retry_class = FAILURE_KINDS[FailureKind.CONFIG]

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from autofix.agents.base import AgentFormat, AgentOutcome
+from autofix.agents.fatal import FatalScan
 from autofix.agents.watch import EarlyStop, WatchSettings
 from autofix.classify.report import ClassifyReport
-from autofix.parser import ResponseParser
+from autofix.notices import AgentNotice
+from autofix.parser import ResponseParser, empty_answer
 from autofix.result import ParseResult
 from autofix.runner import replay_lines
 
@@ -22,6 +24,7 @@ from autofix.runner import replay_lines
 # structured output): such lines reach the event parser whole, up to this size.
 EVENT_LINE_CAP = 64 * 1024 * 1024
 TEXT_LINE_CAP = 1_000_000  # the runner's default for other output
+MAX_NOTICES = 20  # notices kept from stderr (a CLI may repeat one per tool call)
 
 
 class _ChunkFeed:
@@ -53,12 +56,17 @@ class OutputJudge:
         parser: ResponseParser,
         operation: str = "",
         watch: WatchSettings | None = None,
+        answer_expected: bool = True,
+        text_output: bool | None = None,
     ) -> None:
         self.parser = parser
+        self.agent = agent_format.name
+        self.answer_expected = answer_expected
         self.operation = operation
         self.has_event_stream = agent_format.has_event_stream
         # Plain formats too: their stdout is the answer that output_schema validates.
         self.events = agent_format.parser()
+        self.events.text_output = text_output
         # Without early stops the watcher still recognises the CLI's retry notices.
         self.watcher = agent_format.watcher(watch or WatchSettings(0, 0))
         self._stop_reported = False
@@ -67,7 +75,14 @@ class OutputJudge:
         self._stderr_batch = _ChunkFeed(self._stderr.feed)
         self._stdout_batch = _ChunkFeed(self._stdout.feed) if self._stdout is not None else None
         self._stderr_lines = 0
+        self._stdout_lines = 0
         self._notice_lines: set[int] = set()  # stderr lines that are the CLI's retry notices
+        self.structured_result = agent_format.structured_result
+        forms = agent_format.fatal_forms()
+        # The CLI's own lines on how the run ended (agents/fatal.py), and its notices.
+        self._fatal = FatalScan(forms) if forms is not None else None
+        self._notice_forms = agent_format.notice_forms()
+        self._notices: list[AgentNotice] = []
         if self.watcher is not None:
             self.events.listener = self.watcher.on_event
 
@@ -80,14 +95,23 @@ class OutputJudge:
         return EVENT_LINE_CAP if self.has_event_stream else TEXT_LINE_CAP
 
     def stdout_line(self, line: str) -> EarlyStop | None:
+        self._stdout_lines += 1
         if self._stdout_batch is not None:
             self._stdout_batch.add(line)
         self.events.feed(line)
+        if self._fatal is not None:
+            self._fatal.feed(line, "stdout", self._stdout_lines)
         return self._new_stop()
 
     def stderr_line(self, line: str) -> EarlyStop | None:
         self._stderr_lines += 1
         self._stderr_batch.add(line)
+        if self._fatal is not None:
+            self._fatal.feed(line, "stderr", self._stderr_lines)
+        if self._notice_forms is not None and len(self._notices) < MAX_NOTICES:
+            notice = self._notice_forms.match(line)
+            if notice is not None and notice not in self._notices:
+                self._notices.append(notice)
         if self.watcher is not None and self.watcher.on_stderr(line) is not None:
             self._notice_lines.add(self._stderr_lines)
         return self._new_stop()
@@ -134,11 +158,17 @@ class OutputJudge:
             signal_name=None if timed_out_after is not None else signal_name,
             cancelled=cancelled,
             early_stop=self.early_stop,
+            fatal=self._fatal.line(exit_code) if self._fatal is not None else None,
+            notices=self._notices,
+            structured_result=self.structured_result,
+            agent_errors=not self.has_event_stream,
         )
         if outcome is not None and outcome.structured_output is not None and result.data is None:
             result = result.model_copy(update={"data": outcome.structured_output})
         if outcome is None and result.final_text is None and read.final_text:
             result = result.model_copy(update={"final_text": read.final_text})  # plain's stdout
+        if outcome is None and self.answer_expected:
+            result = empty_answer(result, self.agent)
         return result
 
 

@@ -114,10 +114,18 @@ class LineMarks:
     (``explain``), so what is marked is what the verdict counted, rule for rule."""
 
     def __init__(
-        self, rules: CompiledRules, operation: str, stream: str, *, neutral: str = ""
+        self,
+        rules: CompiledRules,
+        operation: str,
+        stream: str,
+        *,
+        neutral: str = "",
+        diagnostics: bool = False,
     ) -> None:
         self._classifier = Classifier(rules, operation, stream=stream, explain=True)
         self._neutral = neutral  # the prefix of lines judged neither noise nor error
+        # A CLI whose structured result decides: its error lines are its own diagnostics.
+        self._error_word = "diagnostic" if diagnostics else "error"
         self._left = MARKED_LINES
 
     def mark(self, line: str) -> list[str]:
@@ -131,7 +139,8 @@ class LineMarks:
         verdicts.clear()
         marked = [self._neutral + line]
         if verdict is not None and verdict.verdict != "neutral" and verdict.rule_id:
-            marked = [f"[{verdict.verdict}: {verdict.rule_id}] {line}"]
+            word = self._error_word if verdict.verdict == "error" else verdict.verdict
+            marked = [f"[{word}: {verdict.rule_id}] {line}"]
         if not self._left:
             marked.append(f"[autofix] lines after {MARKED_LINES} are not marked")
         return marked
@@ -213,7 +222,13 @@ class AgentLog:
     ) -> AgentLog:
         # Without an event stream stdout is the output itself: marked, not transcribed.
         stdout = None if agent_format.has_event_stream else LineMarks(rules, operation, "stdout")
-        stderr = LineMarks(rules, operation, "stderr", neutral="[stderr] ")
+        stderr = LineMarks(
+            rules,
+            operation,
+            "stderr",
+            neutral="[stderr] ",
+            diagnostics=agent_format.structured_result,
+        )
         return cls(emit, transcript_for(agent_format), stderr, stdout, raw)
 
     def stdout(self, line: str) -> None:

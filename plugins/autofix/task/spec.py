@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from autofix.agents.base import AgentFormat
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig, resolve
+from autofix.notices import NoticeCode
 from autofix.result import RetryStrategy
 from autofix.validation.adaptive import AdaptiveAdvisor
 from autofix.validation.policy import AttemptPolicy
@@ -57,6 +58,9 @@ class AgentTaskSpec:
     # Where `make agent-clis` put the pinned CLIs (e.g. ".agents"): used only when asked, and
     # only for a CLI that is not on PATH.
     agent_clis_dir: str | None = None
+    # What the CLI may report that fails the task although its result says success
+    # (result.NoticeCode: denied_tool, mcp_server_failed, loop_detected, compacted).
+    fail_on: tuple[NoticeCode, ...] = ()
 
 
 def attempt_policy(
