@@ -1,11 +1,14 @@
 """The real CLIs' captures (tests/fixtures/agent_captures), judged exactly as the operator would.
 
-- No failed run is ever judged a success, on every capture (tuning and held-out), except the
-  two cases documented as undetectable from the output (Gemini's MAX_TOKENS / SAFETY after
-  partial text, which end as ``result/success``): validation with a schema catches those.
-- On the tuning set, kind and retry class match the truth except the listed, explained misses.
-- The held-out set is only scored (docs/agent-capture-notes.md), never asserted per capture:
-  it is not something to tune on.
+- No failed run whose output shows the failure is ever judged a success, and no success is
+  judged a failure, on every capture (tuning, held-out and fresh). Runs whose outcome the
+  output cannot show (``truth.shown`` false, and Gemini's MAX_TOKENS / SAFETY after partial
+  text) are counted apart; validation with a schema catches the Gemini ones.
+- On the tuning set, kind and retry class match the truth except the listed, explained misses,
+  and every notice the CLI reported is in the verdict.
+- The held-out and fresh sets are only scored (docs/agent-capture-notes.md), never asserted per
+  capture: they are not something to tune on. The fresh set is frozen: its runs are the ones
+  FRESH.txt recorded before the verdict changed.
 - The hand-written transcripts kept in tests/fixtures/transcripts (README there says why).
 """
 
@@ -16,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from agents.capture import capture_digest
 from agents.evaluate import (
-    UNDETECTABLE,
     Judged,
     capture_dirs,
+    fresh_digests,
     heldout_keys,
     judge_all,
     judge_capture,
@@ -33,16 +37,50 @@ from autofix.result import FailureKind, FinishReason, RetryClass, RunStatus
 
 # Tuning captures whose kind (not whether they failed) the output cannot show.
 KNOWN_MISSES = {
-    "codex/cancelled": "SIGINT: codex 0.169 exits 1 with no event at all; reported unknown "
+    "codex/cancelled": "SIGINT: codex exits 1 with no event at all; reported unknown "
     "(an ordinary exception, as for cancelled)",
     "codex/refusal_empty": "codex drops a refusal content part: an empty answer is all it shows",
-    **UNDETECTABLE,
+    "codex/billing_hard_limit": "a 429 billing_hard_limit_reached prints exactly the rate-limit "
+    "message: a rate limit is what it shows",
+    "gemini/context_overflow_local": "the CLI's own overflow check ends the turn silently: an "
+    "empty answer is all it shows",
+    "gemini/hook_stops_agent": "a BeforeAgent hook's stop prints nothing in stream-json: an "
+    "empty answer is all it shows",
+    "gemini/text_loop_detected": "text mode prints nothing about the loop: an empty answer",
+    # The first fresh batch, scored once, then tuning:
+    "codex/cancelled_during_command__f1": "SIGINT: codex exits 1 with no event (as cancelled)",
+    "codex/error_event_mid_stream__f1": "a server's error event mid-stream reaches the output "
+    "only as a stream that closed early: connection (transient, as server_error)",
+    "gemini/cancelled_499__f1": "a 499 from the API reads as a cancelled request (transient, as "
+    "the server_error the coverage table files it under)",
+    "gemini/settings_theme_number_crash__f1": "a settings value of the wrong type crashes the "
+    "CLI with a TypeError after its own warning: nothing says it is the settings",
+    "gemini/text_local_overflow__f1": "the CLI's own overflow check ends the turn silently: an "
+    "empty answer is all it shows",
+    # The second fresh batch, scored once, then tuning:
+    "gemini/before_model_hook_budget_stop__f2": "a BeforeModel hook's stop leaves no event: an "
+    "empty answer is all it shows",
+    # The third fresh batch, scored once, then tuning:
+    "claude/stop_hook_json_decision_forever__f3": "a Stop hook that blocks every stop ends with "
+    "no answer and no word of the hook: an empty answer is all it shows",
+    "codex/loop_view_image_interrupted__f3": "SIGINT: codex exits 1 with no event (as cancelled)",
+    "gemini/json_after_tool_hook_stop__f3": "an AfterTool hook's stop leaves no report in json "
+    "mode: an empty answer is all it shows",
+    "gemini/json_prohibited_content_empty__f3": "a PROHIBITED_CONTENT block reaches the output "
+    "only as the CLI's empty-response message",
+    "gemini/text_prompt_blocklist__f3": "a blocked prompt reaches the output only as 'Model "
+    "stream ended without a finish reason'",
+    # The fourth fresh batch, scored once, then tuning:
+    "codex/slow_down_in_stream__f4": "codex relays slow_down as 'rate limit exceeded': a rate "
+    "limit (transient, as overloaded)",
+    "gemini/after_model_hook_stop__f4": "an AfterModel hook's stop leaves no event: an empty "
+    "answer is all it shows",
+    "gemini/json_prompt_blocked_safety__f4": "a blocked prompt reaches the output only as 'Model "
+    "stream ended without a finish reason'",
+    "gemini/text_free_tier_daily_limit_zero__f4": "text mode prints the 429's body as "
+    "'[object Object]': exit 173 (a 429) is all it shows",
 }
 HELD = heldout_keys()
-
-
-def _scenario(key: str) -> str:
-    return key.split("__v", 1)[0]
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +89,26 @@ def judged() -> dict[str, Judged]:
 
 
 def test_every_capture_is_judged(judged: dict[str, Judged]) -> None:
-    assert len(judged) == len(list(capture_dirs())) >= 150
-    assert {key for key, item in judged.items() if item.heldout} == HELD
+    assert len(judged) == len(list(capture_dirs())) >= 400
+    # Held out: the first held-out set and every fresh batch, less those scored once already.
+    scored = {key for key in fresh_digests() if judged[key].group == "tuning"}
+    assert {key for key, item in judged.items() if item.heldout} == HELD - scored
+
+
+def test_every_fresh_batch_is_the_frozen_one(judged: dict[str, Judged]) -> None:
+    frozen = fresh_digests()
+    assert {key for key, item in judged.items() if item.group == "fresh"} <= set(frozen)
+    assert len(frozen) >= 100
+    changed = [
+        key for key, digest in frozen.items() if capture_digest(CAPTURES_DIR / key) != digest
+    ]
+    assert changed == []
 
 
 def test_no_failed_run_is_judged_a_success(judged: dict[str, Judged]) -> None:
     false = sorted(key for key, item in judged.items() if item.false_success)
-    assert [key for key in false if _scenario(key) not in UNDETECTABLE] == []
-    assert score(list(judged.values())).false_successes == score(list(judged.values())).undetectable
+    assert [key for key in false if not judged[key].undetectable] == []
+    assert score(list(judged.values())).false_successes == 0
 
 
 def test_no_success_is_judged_a_failure(judged: dict[str, Judged]) -> None:
@@ -74,12 +124,13 @@ def test_tuning_set_kinds_and_retry_classes(judged: dict[str, Judged]) -> None:
     misses = {
         key: f"{item.kind}/{item.retry} != {item.truth_kind}/{item.truth_retry}"
         for key, item in judged.items()
-        if not item.heldout and not (item.kind_ok and item.retry_ok)
+        if item.group == "tuning" and not item.undetectable and not (item.kind_ok and item.retry_ok)
     }
-    assert set(misses) == set(KNOWN_MISSES) - HELD, misses
-    tuning = score([item for item in judged.values() if not item.heldout])
-    assert tuning.false_successes == 2  # the two undetectable Gemini cases
+    assert set(misses) == {key for key in KNOWN_MISSES if judged[key].group == "tuning"}, misses
+    tuning = score([item for item in judged.values() if item.group == "tuning"])
+    assert tuning.false_successes == tuning.false_failures == 0
     assert tuning.kind_accuracy >= 0.9 and tuning.retry_accuracy >= 0.9
+    assert tuning.warnings_right == tuning.warnings_expected
 
 
 def test_undetectable_cases_are_caught_by_validation(judged: dict[str, Judged]) -> None:
@@ -105,7 +156,7 @@ def test_quota_and_billing_wording_never_exhaust_autofix_budget(
         assert item.result.failure_kind is not FailureKind.BUDGET_EXHAUSTED, item.key
     quota = judged["codex/insufficient_quota"].result  # "Check your plan and billing details."
     assert quota.failure_kind is FailureKind.QUOTA_EXHAUSTED
-    assert quota.retry_class is RetryClass.TRANSIENT
+    assert quota.retry_class is RetryClass.PERMANENT  # only a payment helps
     rate = judged["gemini/rate_limit_persisting"].result  # "...check your plan and billing..."
     assert rate.failure_kind is FailureKind.RATE_LIMIT and rate.retry_after_s == 2.1
 

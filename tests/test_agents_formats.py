@@ -85,8 +85,10 @@ def test_claude_command_prompt_on_stdin_when_argv_is_unsafe() -> None:
     assert big.stdin == "x" * 200_000 and all(len(a) < 1000 for a in big.argv)
     as_json = fmt.command(AgentRequest(prompt="q", options={"output_format": "json"}))
     assert "--verbose" not in as_json.argv and as_json.argv[-1] == "json"
+    as_text = fmt.command(AgentRequest(prompt="q", options={"output_format": "text"}))
+    assert "--verbose" not in as_text.argv and as_text.argv[-1] == "text"
     with pytest.raises(ValueError, match="output_format"):
-        fmt.command(AgentRequest(prompt="q", options={"output_format": "text"}))
+        fmt.command(AgentRequest(prompt="q", options={"output_format": "yaml"}))
 
 
 def test_codex_command(tmp_path: Path) -> None:
@@ -196,8 +198,10 @@ def test_claude_no_result_is_unknown_with_reason() -> None:
     assert outcome.run_status is RunStatus.UNKNOWN
     assert outcome.errors == ["claude: no terminal event in the output (no exit code)"]
     assert outcome.session_id == "s"
+    # No event at all: read as the text output mode, which failed; the wording names the kind.
     auth = parse_output("claude", "", 1, stderr="Error: Invalid API key · Please run /login")
-    assert auth.run_status is RunStatus.UNKNOWN and auth.failure_kind is FailureKind.AUTH
+    assert auth.text_mode and auth.run_status is RunStatus.FAILED
+    assert auth.failure_kind is FailureKind.AUTH
 
 
 @pytest.mark.parametrize(
@@ -475,7 +479,7 @@ def test_gemini_stderr_error_object(
 
 def test_gemini_without_any_json_uses_the_exit_code() -> None:
     outcome = parse_output("gemini", "", 41, stderr="auth problem")
-    assert outcome.run_status is RunStatus.UNKNOWN and outcome.failure_kind is FailureKind.AUTH
+    assert outcome.run_status is RunStatus.FAILED and outcome.failure_kind is FailureKind.AUTH
 
 
 def test_gemini_json_safety_block_is_a_refusal() -> None:
@@ -546,5 +550,9 @@ def test_wrapper_cancel_pre_run_error_and_fatal() -> None:
 def test_garbage_never_crashes_and_never_succeeds(
     name: str, lines: list[str], exit_code: int | None
 ) -> None:
-    outcome = parse_output(name, lines, exit_code, stderr="\n".join(lines))
+    parser = get_format(name).parser()
+    parser.text_output = False  # a run asked for events (the default): text is no answer
+    for line in lines:
+        parser.feed(line)
+    outcome = parser.finish(exit_code, "\n".join(lines))
     assert outcome.run_status is not RunStatus.COMPLETED

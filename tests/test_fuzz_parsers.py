@@ -230,6 +230,7 @@ def verdict(fmt: str, lines: list[str], exit_code: int | None, stderr: str) -> P
     """Feed ``lines`` line by line as the runner does, then decide as the task does."""
     agent_format = get_format(fmt)
     parser = agent_format.parser()
+    parser.text_output = False  # as a task that asked for the format's events (the default)
     for line in lines:
         for part in line.splitlines() or [""]:
             parser.feed(part)

@@ -114,8 +114,10 @@ def test_agent_failure_kinds(
 
 def test_every_kind_has_one_retry_class() -> None:
     assert set(FAILURE_KINDS) == set(FailureKind)
-    # Only autofix's budget check makes budget_exhausted; quota and rate limits retry later.
-    assert FAILURE_KINDS[FailureKind.QUOTA_EXHAUSTED][1] is RetryClass.TRANSIENT
+    # Only autofix's budget check makes budget_exhausted; rate limits retry later, and credit
+    # or billing exhaustion (the provider's quota) waits for a person.
+    assert FAILURE_KINDS[FailureKind.RATE_LIMIT][1] is RetryClass.TRANSIENT
+    assert FAILURE_KINDS[FailureKind.QUOTA_EXHAUSTED][1] is RetryClass.PERMANENT
     assert FAILURE_KINDS[FailureKind.SPEND_CAP][0] is not Status.BUDGET_EXHAUSTED
 
 

@@ -146,9 +146,9 @@ CODEX = {
     "auth": (F, FailureKind.AUTH, FinishReason.ERROR),
     "server_error": (F, FailureKind.SERVER_ERROR, FinishReason.ERROR),
     "invalid_request": (F, FailureKind.INVALID_REQUEST, FinishReason.ERROR),
-    # "You exceeded your current quota, please check your plan and billing details.": a
-    # provider quota, retried later; never autofix's budget.
-    "budget": (L, FailureKind.RATE_LIMIT, FinishReason.ERROR),
+    # "You exceeded your current quota, please check your plan and billing details.": out of
+    # credits or at the monthly spend limit (OpenAI's error codes guide); never autofix's budget.
+    "budget": (L, FailureKind.QUOTA_EXHAUSTED, FinishReason.ERROR),
     "refusal": (S, FailureKind.REFUSAL, FinishReason.REFUSAL),
     "max_tokens": (F, FailureKind.MAX_TOKENS, FinishReason.LENGTH),
 }
@@ -160,9 +160,9 @@ GEMINI = {
     "server_error": (F, FailureKind.OVERLOADED, FinishReason.ERROR),  # "model is overloaded"
     "invalid_request": (F, FailureKind.INVALID_REQUEST, FinishReason.ERROR),
     "max_turns": (F, FailureKind.MAX_TURNS, FinishReason.MAX_TURNS),
-    # "[API Error: billing account is not active ...]" at exit 1: an API error without an HTTP
-    # status (the real CLI exits with the status) reads as a failed connection; not a budget.
-    "budget": (F, FailureKind.CONNECTION, FinishReason.ERROR),
+    # "[API Error: billing account is not active ...]": the provider's billing, which only a
+    # payment lifts (quota_exhausted, permanent); never autofix's own budget.
+    "budget": (L, FailureKind.QUOTA_EXHAUSTED, FinishReason.ERROR),
     "refusal": (F, FailureKind.REFUSAL, FinishReason.REFUSAL),
     "max_tokens": (F, FailureKind.MAX_TOKENS, FinishReason.LENGTH),
 }

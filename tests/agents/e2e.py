@@ -91,9 +91,43 @@ def delay_cases() -> list[Case]:
     return [claude, gemini]
 
 
+# Cases of the exit-path families (docs/agents/*.md) run through the operator too: one per
+# decision the operator takes differently, all from the tuning set. The rest of those families
+# are judged from their captures (tests/test_agent_captures.py).
+FAMILY_CASES = (
+    "claude/success_debug_stderr",  # debug lines on stderr beside a structured success
+    "claude/text_format_success",  # the text output mode
+    "claude/text_format_rate_limit",
+    "claude/billing_error",  # credit exhausted: permanent, fails at try 1
+    "claude/hook_blocks_prompt",  # no model turn: the hook's message is no answer
+    "claude/denied_tool_dont_ask",  # a denied tool, failed by fail_on
+    "codex/debug_log_success",  # RUST_LOG=debug
+    "codex/tool_failed_then_fixed",
+    "codex/text_empty_answer",
+    "codex/text_insufficient_quota",
+    "codex/workspace_spend_cap",
+    "codex/mcp_required_failed",  # a setup failure codex names on stderr
+    "gemini/tool_error_then_answer",  # a recovered tool error on stderr
+    "gemini/text_success",
+    "gemini/text_max_turns",
+    "gemini/loop_tool_calls",  # loop detection: invalid output, feedback
+    "gemini/policy_denied_then_answer",
+)
+# fail_on per case: what the CLI reported that the task fails on.
+FAIL_ON = {"claude/denied_tool_dont_ask": ["denied_tool"]}
+
+
 def matrix_cases(patterns: Iterable[str] = ()) -> list[Case]:
-    """Variant 1 of every scenario × CLI, the two delay cases, minus SKIPPED."""
-    cases = [c for c in all_cases() if c.variant == 1 and c.key not in SKIPPED] + delay_cases()
+    """Variant 1 of every scenario × CLI of the first catalogue, the exit-path families'
+    ``FAMILY_CASES``, the two delay cases, minus SKIPPED."""
+    cases = [
+        c
+        for c in all_cases()
+        if c.variant == 1
+        and not c.fresh
+        and (not c.family or c.key in FAMILY_CASES)
+        and c.key not in SKIPPED
+    ] + delay_cases()
     wanted = list(patterns)
     if wanted:
         cases = [c for c in cases if any(fnmatch.fnmatch(c.key, p) for p in wanted)]
@@ -140,6 +174,8 @@ def operator_kwargs(case: Case, base_url: str, sandbox: Sandbox) -> dict[str, An
     if case.cli == "codex":
         # The provider and settings, as root-level -c overrides (codex -c k=v exec ...).
         command += [arg for i, arg in enumerate(argv) if argv[i - 1] == "-c" or arg == "-c"]
+        if options.output_format == "text":
+            agent_options["output_format"] = "text"
     else:
         agent_options["output_format"] = options.output_format
         if case.cli == "gemini" and options.trust_workspace:
@@ -162,6 +198,7 @@ def operator_kwargs(case: Case, base_url: str, sandbox: Sandbox) -> dict[str, An
         "timeout": timeout,
         "grace": 2.0,
         "max_attempts": 2,
+        "fail_on": FAIL_ON.get(case.key, []),
     }
 
 

@@ -39,9 +39,16 @@ class Verdict:
     feedback: bool = False  # retried with feedback inside the task (attempts > 1)
 
 
+# What fail_on (agents.e2e.FAIL_ON) makes of a success whose CLI reported a notice.
+FAILED_ON = {"claude/denied_tool_dont_ask": ("permission", "permanent")}
+
+
 def expected(case: Case) -> Verdict:
     truth = case.truth
     kind, retry = truth.kind, truth.retry_class
+    if case.key in FAILED_ON:
+        kind, retry = FAILED_ON[case.key]
+        return Verdict(False, kind, retry, ACTIONS[retry], False)
     if case.key in SCHEMA_CATCHES:  # undetectable from the output; validation catches it
         kind, retry = "structured_output", "invalid_output"
     kind, retry = REPORTED_AS.get(case.key, (kind, retry))
