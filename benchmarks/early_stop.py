@@ -34,6 +34,7 @@ TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS_DIR))
 
 from agent_apis.clis import Sandbox, missing_reason  # noqa: E402
+from agent_apis.core import RefusedPort  # noqa: E402
 from agent_apis.scenarios import Case, Context, cases_by_key  # noqa: E402
 from agents.capture import SERVERS  # noqa: E402
 from agents.e2e import operator_kwargs  # noqa: E402
@@ -71,7 +72,8 @@ def run_once(case: Case, agents: AgentSettings, cap: float, root: Path) -> dict[
     sandbox = Sandbox(root / case.cli / case.fixture_name).create()
     scenario = case.scenario(Context(work=sandbox.work))
     server = SERVERS[case.cli](scenario).start() if scenario is not None else None
-    url = server.base_url if server else SERVERS[case.cli].url_for_port(_free_port())
+    refused = None if server else RefusedPort()
+    url = server.base_url if server else SERVERS[case.cli].url_for_port(refused.port)
     try:
         kwargs = operator_kwargs(case, url, sandbox)
         env = dict(kwargs["env"])
@@ -103,6 +105,8 @@ def run_once(case: Case, agents: AgentSettings, cap: float, root: Path) -> dict[
     finally:
         if server is not None:
             server.stop()
+        if refused is not None:
+            refused.close()
     requests = len(server.model_requests()) if server is not None else None
     return {
         "seconds": round(seconds, 1),
@@ -111,12 +115,6 @@ def run_once(case: Case, agents: AgentSettings, cap: float, root: Path) -> dict[
         "stopped_early": "stopped early" in result.error_message,
         "requests": requests,
     }
-
-
-def _free_port() -> int:
-    from agent_apis.core import free_port
-
-    return free_port()
 
 
 def main(argv: list[str] | None = None) -> int:

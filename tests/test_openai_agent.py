@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from openai_support import Reply, chat_answer, fake_openai, free_port
+from openai_support import Reply, chat_answer, fake_openai
 from pydantic import BaseModel, Field
 
 from autofix.agents.base import AgentRequest
@@ -265,20 +266,23 @@ def test_api_key_from_env_is_sent_but_never_logged(tmp_path: Path) -> None:
 
 
 def test_no_server_is_a_transient_connection_error_naming_the_url(tmp_path: Path) -> None:
-    url = f"http://127.0.0.1:{free_port()}/v1"
-    task, store, lines = make_task(
-        url, tmp_path, output_schema=Strategy, agent_options={"max_retries": 1}
-    )
-    started = time.monotonic()
-    result = task.run()
-    assert time.monotonic() - started < 30
-    assert result.status is Status.FAILED and result.retry_class is RetryClass.TRANSIENT
-    assert url in result.error_message and "connection refused" in result.error_message
-    assert "tried 2 times" in result.error_message
-    # retried inside the task first, as the transcript shows it
-    assert any(re.search(r"^retry in [\d.]+ s: ", line, re.M) for line in lines), lines
-    [record] = list(store.iter_all())
-    assert record.result.retry_class is RetryClass.TRANSIENT
+    # Bound, never listening: the connection is refused, and no other server can take the port.
+    with socket.socket() as refused:
+        refused.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{refused.getsockname()[1]}/v1"
+        task, store, lines = make_task(
+            url, tmp_path, output_schema=Strategy, agent_options={"max_retries": 1}
+        )
+        started = time.monotonic()
+        result = task.run()
+        assert time.monotonic() - started < 30
+        assert result.status is Status.FAILED and result.retry_class is RetryClass.TRANSIENT
+        assert url in result.error_message and "connection refused" in result.error_message
+        assert "tried 2 times" in result.error_message
+        # retried inside the task first, as the transcript shows it
+        assert any(re.search(r"^retry in [\d.]+ s: ", line, re.M) for line in lines), lines
+        [record] = list(store.iter_all())
+        assert record.result.retry_class is RetryClass.TRANSIENT
 
 
 def test_refusal_and_length_map_to_finish_reasons() -> None:

@@ -149,12 +149,18 @@ def redact_query(query: Mapping[str, str]) -> dict[str, str]:
     return {k: (REDACTED if k.lower() in SECRET_QUERY_KEYS else v) for k, v in query.items()}
 
 
-def free_port() -> int:
-    """A loopback port nobody listens on right now (for the connection-refused scenario)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+class RefusedPort:
+    """A loopback port held bound but not listening, for the connection-refused scenario: a
+    connection to it is refused, and no server started meanwhile can take it (a port only
+    probed free could be handed to the next server that binds port 0)."""
+
+    def __init__(self) -> None:
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.bind(("127.0.0.1", 0))
+        self.port: int = self._sock.getsockname()[1]
+
+    def close(self) -> None:
+        self._sock.close()
 
 
 class ScriptedServer:

@@ -44,7 +44,7 @@ if str(TESTS_DIR) not in sys.path:
 from agent_apis import observe  # noqa: E402
 from agent_apis.anthropic import AnthropicServer  # noqa: E402
 from agent_apis.clis import BIN_DIR, CLIS, Invocation, Sandbox, missing_reason, run  # noqa: E402
-from agent_apis.core import ScriptedServer, free_port  # noqa: E402
+from agent_apis.core import RefusedPort, ScriptedServer  # noqa: E402
 from agent_apis.gemini import GeminiServer  # noqa: E402
 from agent_apis.openai import OpenAIResponsesServer  # noqa: E402
 from agent_apis.scenarios import Case, Context, all_cases  # noqa: E402
@@ -157,12 +157,14 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
     ctx = Context(work=sandbox.work)
     scenario = case.scenario(ctx)
     server: ScriptedServer | None = None
+    refused: RefusedPort | None = None
     if scenario is not None:
         server = SERVERS[case.cli](scenario).start()
         port = server.port
         base_url = server.base_url
     else:  # connection refused: nobody listens on this port
-        port = free_port()
+        refused = RefusedPort()
+        port = refused.port
         base_url = SERVERS[case.cli].url_for_port(port)
     try:
         invocation = cli.invocation(base_url, sandbox, case.options)
@@ -178,6 +180,8 @@ def capture(case: Case, out_dir: Path) -> dict[str, Any]:
     finally:
         if server is not None:
             server.stop()
+        if refused is not None:
+            refused.close()
     target = out_dir / case.cli / case.fixture_name
     if target.exists():
         shutil.rmtree(target)

@@ -47,7 +47,7 @@ if str(TESTS_DIR) not in sys.path:
 from agent_apis import anthropic as A  # noqa: E402
 from agent_apis import gemini as G  # noqa: E402
 from agent_apis.clis import CLIS, RunOptions, Sandbox  # noqa: E402
-from agent_apis.core import ScriptedServer, free_port  # noqa: E402
+from agent_apis.core import RefusedPort, ScriptedServer  # noqa: E402
 from agent_apis.scenarios import SUCCESS, Case, Context, all_cases  # noqa: E402
 from agent_apis.scenarios.claude import OAUTH, _claude_unified  # noqa: E402
 from agent_apis.scenarios.gemini import FREE_REQUESTS, _gemini_quota  # noqa: E402
@@ -259,6 +259,7 @@ class Running:
     case: Case
     server: ScriptedServer | None
     sandbox: Sandbox
+    refused: RefusedPort | None = None  # held until the run ends
 
 
 def _groups_in(root: Path) -> set[int]:
@@ -309,8 +310,9 @@ def worker(shard_path: Path, out_path: Path) -> None:
         sandbox = Sandbox(root / "sandboxes" / case.cli / case.name).create()
         scenario = case.scenario(Context(work=sandbox.work))
         server = SERVERS[case.cli](scenario).start() if scenario is not None else None
-        url = server.base_url if server else SERVERS[case.cli].url_for_port(free_port())
-        runs.append(Running(case, server, sandbox))
+        refused = None if server else RefusedPort()
+        url = server.base_url if server else SERVERS[case.cli].url_for_port(refused.port)
+        runs.append(Running(case, server, sandbox, refused))
         kwargs = operator_kwargs(case, url, sandbox)
         specs.append({"kwargs": kwargs, "schema": uses_schema(case)})
     specs_file = root / "specs.json"
@@ -348,6 +350,8 @@ def worker(shard_path: Path, out_path: Path) -> None:
         for run in runs:
             if run.server is not None:
                 run.server.stop()
+            if run.refused is not None:
+                run.refused.close()
         sys.stdout.flush()
         os._exit(0)
 
