@@ -4,7 +4,7 @@
 
 - ``runs``: every stored run's meta and the exact bytes of its streams;
 - ``verdicts``: every run's verdict and evidence as the classifier gives them (the judge of
-  corpus/evaluate.py and tests/test_corpus_verdicts.py; for the older tool captures, the two
+  tests/corpus/evaluate.py and tests/test_corpus_verdicts.py; for the tool captures, the two
   calls of tests/test_classify_captures.py);
 - ``cases``: every case's fields (the file contents by sha256).
 
@@ -21,8 +21,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "corpus"
-CAPTURES = ROOT / "tests" / "fixtures" / "captures"
+sys.path.insert(0, str(ROOT / "tests"))  # where the corpus package lives
+
+from corpus.reader import (  # noqa: E402
+    TOOL_CAPTURES,
+    load_cases,
+    load_runs,
+    load_tool_captures,
+)
 
 # (corpus, id, meta, stdout, stderr): "runs" is the classifier's run corpus, "captures" the
 # older tool captures.
@@ -32,35 +38,16 @@ VERDICT_FIELDS = {"success", "status", "failure_kind", "error_message", "matched
 
 
 def stored_runs() -> Iterator[Stored]:
-    for meta_path in sorted((CORPUS / "runs").glob("*/meta.json")):
-        folder = meta_path.parent
-        meta = json.loads(meta_path.read_text())
-        yield (
-            "runs",
-            folder.name,
-            meta,
-            (folder / "stdout").read_bytes(),
-            (folder / "stderr").read_bytes(),
-        )
-    for meta_path in sorted(CAPTURES.glob("*.json")):
-        name = meta_path.stem
-        meta = json.loads(meta_path.read_text())
-        out = (CAPTURES / f"{name}.stdout").read_bytes()
-        yield "captures", name, meta, out, (CAPTURES / f"{name}.stderr").read_bytes()
+    for run in load_runs():
+        yield "runs", run.id, run.meta, run.stdout, run.stderr
+    for run in load_runs(TOOL_CAPTURES):
+        yield "captures", run.id, run.meta, run.stdout, run.stderr
 
 
 def case_fields() -> Iterator[tuple[str, str, dict[str, Any]]]:
     """(corpus, id, fields) of every case as the capture scripts see it."""
-    sys.path.insert(0, str(CORPUS))
-    sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
-    from capture import load_cases
-    from capture_tools import SCENARIOS
-
     for c in load_cases():
-        files = {
-            name: hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
-            for name, data in c.files.items()
-        }
+        files = {name: hashlib.sha256(data).hexdigest() for name, data in c.files.items()}
         yield (
             "runs",
             c.id,
@@ -80,8 +67,10 @@ def case_fields() -> Iterator[tuple[str, str, dict[str, Any]]]:
                 "group": c.group,
             },
         )
-    for name, (needs, failure, script) in SCENARIOS.items():
-        yield "captures", name, {"needs": needs, "failure": failure, "script": script}
+    venv_bin = ROOT / ".venv" / "bin"  # what the capture script puts in for @VENV_BIN@
+    for scenario in load_tool_captures():
+        fields = {"needs": scenario.needs, "failure": scenario.failure}
+        yield "captures", scenario.id, fields | {"script": scenario.rendered(venv_bin)}
 
 
 def verdict(exit_code: int | None, stdout: bytes, stderr: bytes, operation: str = "") -> object:

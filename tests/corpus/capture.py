@@ -1,15 +1,16 @@
 """Capture the corpus: run every case in a fresh scratch directory and store the raw bytes.
 
-    bash corpus/setup_tools.sh                  # once: Debian tools, a scratch venv and npm prefix
-    python3 corpus/capture.py                   # every case
-    python3 corpus/capture.py --only 'pytest-*'  # ids (or tools) matching a glob
-    python3 corpus/capture.py --list            # the cases, their categories, labels and splits
-    python3 corpus/capture.py --freeze-split    # add new cases to split.tsv (existing ones keep theirs)
-    python3 corpus/capture.py --freeze-split --fresh 'fresh-*'   # new cases matching the glob: split fresh
+    bash tests/corpus/setup_tools.sh            # once: Debian tools, a scratch venv and npm prefix
+    .venv/bin/python tests/corpus/capture.py    # every case
+    .venv/bin/python tests/corpus/capture.py --only 'pytest-*'  # ids (or tools) matching a glob
+    .venv/bin/python tests/corpus/capture.py --list     # the cases, categories, labels and splits
+    .venv/bin/python tests/corpus/capture.py --freeze-split   # add new cases to split.tsv
+    .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh-*'   # ... as split fresh
 
-Each run goes to ``corpus/runs/<id>/{stdout,stderr,meta.json}``. A run whose exit (or signal)
-differs from what the case was built to do, or whose ``confirm`` text is missing, is not stored:
-its label would not describe it. One case whose setup fails does not stop the others.
+The cases are the records in ``tests/corpus/cases/<batch>.yaml`` (with their file trees); each
+run goes into its batch's ``tests/corpus/runs/<batch>.jsonl.gz`` (``reader``). A run whose exit
+(or signal) differs from what the case was built to do, or whose ``confirm`` text is missing, is
+not stored: its label would not describe it. One case whose setup fails does not stop the others.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ import argparse
 import datetime as dt
 import fnmatch
 import hashlib
-import importlib.util
-import json
 import os
 import re
 import shutil
@@ -35,36 +34,39 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))  # tests/, where the corpus package lives
 
-from casekit import CATEGORIES, TOOL_EXE, Case  # noqa: E402
-from evaluate import SPLITS  # noqa: E402  (the split names, in report order)
-from servers import Servers  # noqa: E402
+from corpus.reader import (  # noqa: E402
+    CATEGORIES,
+    RUNS,
+    SPLIT,
+    SPLIT_HEADER,
+    SPLITS,
+    Case,
+    StoredRun,
+    load_cases,
+    load_runs,
+    read_runs,
+    read_split,
+    run_batches,
+    write_runs,
+)
+from corpus.servers import Servers  # noqa: E402
 
-RUNS = HERE / "runs"
-SPLIT = HERE / "split.tsv"
+# Tools whose name is not the program that runs them.
+TOOL_EXE: dict[str, str] = {
+    "unittest": "python3",
+    "node-test": "node",
+    "pip": "pip",
+    "coverage": "coverage",
+    "lua": "lua5.4",
+    "tcl": "tclsh",
+    "g++": "g++",
+}
 TOOLS = Path(os.environ.get("AUTOFIX_CORPUS_TOOLS", HERE / ".tools"))
 MAX_STREAM = 256 * 1024
 HALF = MAX_STREAM // 2
 SETUP_TIMEOUT = 180.0
-
-
-def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted((HERE / "cases").glob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        spec = importlib.util.spec_from_file_location(f"corpus_cases_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        cases.extend(module.CASES)
-    seen: set[str] = set()
-    for c in cases:
-        if c.id in seen:
-            raise SystemExit(f"duplicate case id {c.id}")
-        seen.add(c.id)
-    return cases
 
 
 # ---------------------------------------------------------------------------------------------
@@ -107,22 +109,6 @@ def late_split(c: Case, known_groups: dict[str, str]) -> str:
     return "heldout" if int(_h(c.split_group), 16) % 3 == 0 else "tune"
 
 
-SPLIT_HEADER = "id\ttool\tcategory\tlabel\tgroup\tsplit"
-
-
-def read_split(path: Path = SPLIT) -> dict[str, dict[str, str]]:
-    rows: dict[str, dict[str, str]] = {}
-    if not path.exists():
-        return rows
-    lines = path.read_text().splitlines()
-    keys = lines[0].split("\t")
-    for line in lines[1:]:
-        if line and not line.startswith("#"):
-            row = dict(zip(keys, line.split("\t"), strict=True))
-            rows[row["id"]] = row
-    return rows
-
-
 def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
     """Write split.tsv. Existing rows never move; a new case whose id matches a ``fresh`` glob
     goes to the ``fresh`` split, any other new case to ``late_split``."""
@@ -151,7 +137,7 @@ def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
     lines = [SPLIT_HEADER]
     for c in sorted(cases, key=lambda c: c.id):
         lines.append("\t".join((c.id, c.tool, c.category, c.label, c.split_group, sides[c.id])))
-    for _i, r in sorted(kept.items()):  # a case removed from the code keeps its frozen row
+    for _i, r in sorted(kept.items()):  # a case whose record was removed keeps its frozen row
         lines.append("\t".join(r[k] for k in SPLIT_HEADER.split("\t")))
     SPLIT.write_text("\n".join(lines) + "\n")
     added = [c for c in cases if c.id not in existing]
@@ -210,11 +196,10 @@ def base_env(servers: Servers | None) -> dict[str, str]:
     return env
 
 
-def _write_files(root: Path, files: dict[str, str | bytes]) -> None:
-    for name, content in files.items():
+def _write_files(root: Path, files: dict[str, bytes]) -> None:
+    for name, data in files.items():
         target = root / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        data = content.encode() if isinstance(content, str) else content
         target.write_bytes(data)
         if name.endswith(".sh") or data.startswith(b"#!"):
             target.chmod(0o755)
@@ -308,7 +293,34 @@ def _stream(data: bytes) -> tuple[bytes, dict[str, object]]:
     return data, info
 
 
-def store(c: Case, run: Run) -> None:
+class Batches:
+    """The stored runs of the batches a capture touches; a batch is rewritten at each new run,
+    so an interrupted capture keeps what it stored."""
+
+    def __init__(self) -> None:
+        self._runs: dict[str, dict[str, StoredRun]] = {}
+
+    def _batch(self, name: str) -> dict[str, StoredRun]:
+        if name not in self._runs:
+            self._runs[name] = {run.id: run for run in read_runs(name)}
+        return self._runs[name]
+
+    def put(self, run: StoredRun) -> None:
+        batch = self._batch(run.batch)
+        batch[run.id] = run
+        write_runs(run.batch, batch.values())
+
+    def prune(self, known: set[str]) -> None:
+        """Drop the stored runs whose case record is gone."""
+        for name in run_batches():
+            batch = self._batch(name)
+            for run_id in sorted(set(batch) - known):
+                del batch[run_id]
+                print(f"pruned {run_id} from {name}")
+            write_runs(name, batch.values())
+
+
+def store(c: Case, run: Run, batches: Batches) -> None:
     out, out_info = _stream(run.stdout)
     err, err_info = _stream(run.stderr)
     rc = run.returncode
@@ -334,11 +346,7 @@ def store(c: Case, run: Run) -> None:
         "stderr": err_info,
         "captured_at": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
-    target = RUNS / c.id
-    target.mkdir(parents=True, exist_ok=True)
-    (target / "stdout").write_bytes(out)
-    (target / "stderr").write_bytes(err)
-    (target / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+    batches.put(StoredRun(c.batch, c.id, meta, out, err))
 
 
 def missing_tools(c: Case) -> list[str]:
@@ -347,7 +355,7 @@ def missing_tools(c: Case) -> list[str]:
     return [n for n in needs if shutil.which(n, path=env_path) is None]
 
 
-def capture_one(c: Case, env: dict[str, str], scratch: Path) -> str:
+def capture_one(c: Case, env: dict[str, str], scratch: Path, batches: Batches) -> str:
     """Run and store one case; returns a one-line status."""
     missing = missing_tools(c)
     if missing:
@@ -357,7 +365,7 @@ def capture_one(c: Case, env: dict[str, str], scratch: Path) -> str:
         shutil.rmtree(cwd, ignore_errors=True)
     cwd.mkdir(parents=True)
     try:
-        _write_files(cwd, dict(c.files))
+        _write_files(cwd, c.files)
         if c.setup:
             prep = subprocess.run(
                 ["bash", "-ec", c.setup],
@@ -381,13 +389,13 @@ def capture_one(c: Case, env: dict[str, str], scratch: Path) -> str:
     if problem:
         tail = (run.stderr or run.stdout)[-400:].decode("utf-8", "replace")
         return f"MISMATCH {c.id}: {problem}; not stored\n    {tail!r}"
-    store(c, run)
+    store(c, run, batches)
     return f"ok     {c.id}: {shown}, {run.duration_s:.1f}s, {len(run.stdout)}B out, {len(run.stderr)}B err"
 
 
 def stats(split: dict[str, dict[str, str]]) -> str:
     """Markdown tables: category x split x label, and runs per tool and split."""
-    rows = [json.loads(p.read_text()) for p in sorted(RUNS.glob("*/meta.json"))]
+    rows = [run.meta for run in load_runs()]
     for r in rows:
         r["split"] = split.get(r["id"], {}).get("split", "-")
     out = [f"{len(rows)} runs, {len({r['tool'] for r in rows})} tools.", ""]
@@ -444,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="GLOB",
         help="with --freeze-split: new cases whose id matches go to the split 'fresh'",
     )
-    ap.add_argument("--prune", action="store_true", help="delete stored runs of unknown ids")
+    ap.add_argument("--prune", action="store_true", help="drop stored runs of unknown ids")
     ap.add_argument("--stats", action="store_true", help="markdown count tables of stored runs")
     args = ap.parse_args(argv)
 
@@ -463,12 +471,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{c.id:50} {c.tool:12} {c.category:24} {c.label:8} {side}")
         print(f"{len(chosen)} cases, {len({c.tool for c in chosen})} tools")
         return 0
+    batches = Batches()
     if args.prune:
-        known = {c.id for c in cases}
-        for d in sorted(RUNS.iterdir()) if RUNS.exists() else []:
-            if d.is_dir() and d.name not in known:
-                shutil.rmtree(d)
-                print(f"pruned {d.name}")
+        batches.prune({c.id for c in cases})
 
     RUNS.mkdir(exist_ok=True)
     counts: dict[str, int] = {}
@@ -477,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
         env = base_env(servers)
         for c in chosen:
             env_c = {**env, **c.env}
-            status = capture_one(c, env_c, scratch)
+            status = capture_one(c, env_c, scratch, batches)
             counts[status.split()[0]] = counts.get(status.split()[0], 0) + 1
             print(status, flush=True)
     took = time.monotonic() - started

@@ -1,37 +1,34 @@
 """Score a success/failure judge on the corpus, per split.
 
-    .venv/bin/python corpus/evaluate.py                     # both built-in judges
-    .venv/bin/python corpus/evaluate.py --judge autofix     # one of them
-    .venv/bin/python corpus/evaluate.py --judge mypkg.mod:judge
-    .venv/bin/python corpus/evaluate.py --fail-on-false-success   # exit 1 on a tune false success
+    .venv/bin/python tests/corpus/evaluate.py                     # both built-in judges
+    .venv/bin/python tests/corpus/evaluate.py --judge autofix     # one of them
+    .venv/bin/python tests/corpus/evaluate.py --judge mypkg.mod:judge
+    .venv/bin/python tests/corpus/evaluate.py --fail-on-false-success   # exit 1: a tune false success
 
 A judge is ``(exit_code, stdout_bytes, stderr_bytes) -> bool`` (True: the run succeeded).
 ``exit_code`` is None for a run that a signal ended. A false success is a failure judged a
 success; a false failure is the reverse. Case ids are listed for the tune split only: the
 held-out splits (``heldout`` and ``fresh``) print counts, never ids, unless ``--show-heldout``
 is given (do not use it while tuning). ``fresh`` is a batch added after ``heldout`` had been
-scored several times; it is meant to be scored once (corpus/README.md, "The fresh batch").
+scored several times; it is meant to be scored once (tests/corpus/README.md, "The fresh
+batches").
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-RUNS = HERE / "runs"
-SPLIT = HERE / "split.tsv"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, where the corpus lives
+
+from corpus.reader import RUNS, SPLIT, SPLITS, load_runs, read_split
 
 Judge = Callable[[int | None, bytes, bytes], bool]
-
-# The splits, in report order. Only "tune" is for tuning; the others print counts only.
-SPLITS: tuple[str, ...] = ("tune", "heldout", "fresh")
 
 
 @dataclass(frozen=True)
@@ -50,21 +47,10 @@ class Run:
         return self.label == "failure"
 
 
-def read_split(path: Path = SPLIT) -> dict[str, str]:
-    lines = path.read_text().splitlines()
-    keys = lines[0].split("\t")
-    sides: dict[str, str] = {}
-    for line in lines[1:]:
-        if line and not line.startswith("#"):
-            row = dict(zip(keys, line.split("\t"), strict=True))
-            sides[row["id"]] = row["split"]
-    return sides
-
-
 def load(runs: Path = RUNS, split: Path = SPLIT) -> Iterator[Run]:
-    sides = read_split(split)
-    for meta_path in sorted(runs.glob("*/meta.json")):
-        meta = json.loads(meta_path.read_text())
+    sides = {run_id: row["split"] for run_id, row in read_split(split).items()}
+    for stored in load_runs(runs_dir=runs):
+        meta = stored.meta
         side = sides.get(meta["id"])
         if side is None:
             raise SystemExit(f"{meta['id']} has a stored run but no row in {split.name}")
@@ -77,8 +63,8 @@ def load(runs: Path = RUNS, split: Path = SPLIT) -> Iterator[Run]:
             label=meta["label"],
             split=side,
             exit_code=meta["exit_code"],
-            stdout=(meta_path.parent / "stdout").read_bytes(),
-            stderr=(meta_path.parent / "stderr").read_bytes(),
+            stdout=stored.stdout,
+            stderr=stored.stderr,
         )
 
 
