@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the tools the corpus cases run. Idempotent; safe to rerun.
-#   bash corpus/setup_tools.sh            # apt (when root), a scratch venv and a scratch npm prefix
-# Everything but the Debian packages goes under $AUTOFIX_CORPUS_TOOLS (default corpus/.tools).
+#   bash tests/corpus/setup_tools.sh      # apt (when root), a scratch venv and a scratch npm prefix
+# Everything but the Debian packages goes under $AUTOFIX_CORPUS_TOOLS (default tests/corpus/.tools).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 tools="${AUTOFIX_CORPUS_TOOLS:-$here/.tools}"
@@ -41,7 +41,7 @@ if [[ ! -x "$tools/node/node_modules/.bin/tsc" ]]; then
     typescript@5 eslint@8 prettier@3 mocha@10)
 fi
 
-# The fresh batch (cases/fresh_*.py): tools added after the tune/heldout split was frozen
+# The fresh batch (cases/fresh_*.yaml): tools added after the tune/heldout split was frozen
 # (pyflakes, also used there, comes with flake8 above).
 fresh_apt=(ninja-build meson autoconf automake shfmt mawk socat openssh-client gnupg busybox
   erlang-base tidy libxml2-utils cppcheck lua-busted ruby-rspec bats strace xmlstarlet tcc
@@ -55,7 +55,7 @@ if [[ ! -x "$tools/node/node_modules/.bin/vitest" ]]; then
     vitest@2 jest@29 tsx@4 esbuild@0.24 rollup@4 stylelint@16 markdownlint-cli@0.41 \
     htmlhint@1 jshint@2 c8@10)
 fi
-# The second fresh batch (cases/fresh2_*.py, split fresh): more tools new to the corpus.
+# The second fresh batch (cases/fresh2_*.yaml, split fresh): more tools new to the corpus.
 fresh2_apt=(ripgrep hyperfine parallel bison flex nasm m4 gdb guile-3.0 elixir luajit zsh phpunit
   php-codesniffer perltidy lua-check rake datamash miller cloc moreutils swi-prolog-nox)
 apt_install "${fresh2_apt[@]}"
@@ -66,7 +66,7 @@ if [[ ! -x "$tools/node/node_modules/.bin/sass" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
     sass@1 less@4 terser@5 ajv-cli@5 html-validate@8 concurrently@9 @biomejs/biome@1)
 fi
-# The third fresh batch (cases/fresh3_*.py): more tools new to the corpus.
+# The third fresh batch (cases/fresh3_*.yaml): more tools new to the corpus.
 fresh3_apt=(clang-tidy clang-format ocaml-nox ocaml-dune ant nim doxygen lcov gcovr redis-server scons
   cpplint sbcl devscripts)
 apt_install "${fresh3_apt[@]}"
@@ -79,7 +79,7 @@ if [[ ! -x "$tools/node/node_modules/.bin/pyright" ]]; then
     pyright@1 ts-node@10 ava@6 jasmine@5 nyc@17 tap@16 @commitlint/cli@19 \
     @commitlint/config-conventional@19 lint-staged@15 npm-run-all2@6)
 fi
-# The fourth fresh batch (cases/fresh4_*.py): more tools new to the corpus.
+# The fourth fresh batch (cases/fresh4_*.yaml): more tools new to the corpus.
 fresh4_apt=(graphviz sloccount splint astyle flawfinder pandoc)
 apt_install "${fresh4_apt[@]}"
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
@@ -92,7 +92,7 @@ if [[ ! -x "$tools/node/node_modules/.bin/oxlint" ]]; then
     madge@8 typedoc@0.28 oxlint@0 jscpd@4 @babel/cli@7 @babel/core@7 @babel/preset-env@7 svgo@3 \
     http-server@14)
 fi
-# The fifth fresh batch (cases/fresh5_*.py): more tools new to the corpus.
+# The fifth fresh batch (cases/fresh5_*.yaml): more tools new to the corpus.
 fresh5_apt=(rubocop libperl-critic-perl protobuf-compiler xsltproc jsonnet composer checkstyle ccache
   asciidoctor mandoc indent)
 apt_install "${fresh5_apt[@]}"
@@ -104,7 +104,7 @@ if [[ ! -x "$tools/node/node_modules/.bin/uvu" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
     cspell@8 tape@5 uvu@0.5 standard@17 @taplo/cli@0.7 sort-package-json@2 license-checker@25 js-yaml@4)
 fi
-# The sixth fresh batch (cases/fresh6_*.py): more tools new to the corpus (readelf, nm, objdump,
+# The sixth fresh batch (cases/fresh6_*.yaml): more tools new to the corpus (readelf, nm, objdump,
 # ar, sha256sum, envsubst, script, dmypy, stubgen, end-of-file-fixer, check-json, pretty-format-json,
 # tomlq, csvjson, virtualenv and pybabel come with packages installed above).
 fresh6_apt=(lz4 xxd binutils gettext-base)
@@ -115,7 +115,7 @@ if [[ ! -x "$tools/node/node_modules/.bin/wait-on" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
     knip@5 wait-on@8 sucrase@3)
 fi
-# The seventh fresh batch (cases/fresh7_*.py): more tools new to the corpus (jar, jshell, keytool,
+# The seventh fresh batch (cases/fresh7_*.yaml): more tools new to the corpus (jar, jshell, keytool,
 # gem, erb, podchecker, json_pp, mix, erlc, dune, msgfmt, gcov, ar, size, ctest, isutf8, mispipe,
 # timeout, md5sum, check-json, check-toml, jsonschema, pygmentize and csvgrep come with packages
 # installed above).
