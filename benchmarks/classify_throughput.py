@@ -113,11 +113,22 @@ BASELINE_52 = [
 ]
 
 
+def corpus_reader() -> Any:
+    """tests/corpus/reader.py: the one reader of the corpus's stored runs."""
+    tests = str(ROOT / "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    from corpus import reader
+
+    return reader
+
+
 def corpus_lines() -> list[bytes]:
-    blocks: list[bytes] = []
-    for path in sorted((ROOT / "tests" / "fixtures" / "captures").glob("*.std*")):
-        if path.stat().st_size:
-            blocks.append(path.read_bytes())
+    """The tool captures' non-empty streams, in the order of the file names they once had."""
+    reader = corpus_reader()
+    runs = reader.load_runs(reader.TOOL_CAPTURES)
+    streams = sorted((f"{run_id}.{name}", data) for run_id, name, data in reader.iter_streams(runs))
+    blocks = [data for _, data in streams if data]
     blocks += [p.read_bytes() for p in sorted((ROOT / "examples" / "logs").glob("*.log"))]
     return [b if b.endswith(b"\n") else b + b"\n" for b in blocks]
 
@@ -287,13 +298,13 @@ def baseline52_needles() -> tuple[list[str], list[str]]:
 def build_real(megabytes: float, seed: int = 3) -> bytes:
     """The corpus's tune-split stderr (never the held-out runs), run by run in random order,
     repeated to ``megabytes``: real bytes with their real mix of noise, errors and progress."""
-    corpus = ROOT / "corpus"
-    sides = [line.split("\t") for line in (corpus / "split.tsv").read_text().splitlines()[1:]]
+    reader = corpus_reader()
+    stored = {run.id: run for run in reader.load_runs()}
     runs = []
-    for row in sides:
-        path = corpus / "runs" / row[0] / "stderr"
-        if row[5] == "tune" and path.is_file() and path.stat().st_size:
-            data = path.read_bytes()
+    for run_id, row in reader.read_split().items():  # in split.tsv's order
+        run = stored.get(run_id)
+        if row["split"] == "tune" and run is not None and run.stderr:
+            data = run.stderr
             runs.append(data if data.endswith(b"\n") else data + b"\n")
     rng = random.Random(seed)
     out: list[bytes] = []

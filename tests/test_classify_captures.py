@@ -1,28 +1,26 @@
-"""Real tool output captured by tests/fixtures/capture_tools.py: verdicts must hold."""
+"""Real tool output captured by tests/corpus/capture_tools.py: verdicts must hold."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from corpus.reader import TOOL_CAPTURES, load_runs
 
 from autofix import classify_output
 
-CAPTURES = Path(__file__).resolve().parent / "fixtures" / "captures"
-NAMES = sorted(p.stem for p in CAPTURES.glob("*.json"))
+CAPTURES = {run.id: run for run in load_runs(TOOL_CAPTURES)}
+NAMES = sorted(CAPTURES)
 
 
 def test_corpus_is_wide() -> None:
-    tools = {json.loads((CAPTURES / f"{n}.json").read_text())["tool"] for n in NAMES}
+    tools = {CAPTURES[n].meta["tool"] for n in NAMES}
     assert len(NAMES) >= 50 and {"node", "npm", "git", "gcc", "cargo", "bash"} <= tools
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_capture_verdict(name: str) -> None:
-    meta = json.loads((CAPTURES / f"{name}.json").read_text())
-    stderr = (CAPTURES / f"{name}.stderr").read_bytes()
-    stdout = (CAPTURES / f"{name}.stdout").read_bytes()
+    meta = CAPTURES[name].meta
+    stderr = CAPTURES[name].stderr
+    stdout = CAPTURES[name].stdout
     as_if_zero = classify_output(0, stderr, stdout, operation=name)
     assert as_if_zero.success is not meta["failure"], (
         as_if_zero.error_message or as_if_zero.matched_rules

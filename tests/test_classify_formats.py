@@ -1,9 +1,9 @@
 """Tools' documented output formats at exit 0, through the real classifier.
 
 Each case is written from a tool's or runtime's documented output (its manual, its source's
-format strings), not from a captured run: the corpus (corpus/) measures real runs; this table
-pins the shapes the built-in rules were written from, so a rule change that loses one fails
-here. Everything exits 0, so the output alone decides: failures only in words (a script that
+format strings), not from a captured run: the corpus (tests/corpus/) measures real runs; this
+table pins the shapes the built-in rules were written from, so a rule change that loses one
+fails here. Everything exits 0, so the output alone decides: failures only in words (a script that
 swallowed the code, `|| true`, a build that ignored a step, an error page printed as output)
 and successes that print alarming words (logged tracebacks before a passing summary, fixers,
 clean analysers, retries that recovered).

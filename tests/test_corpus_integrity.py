@@ -1,17 +1,16 @@
-"""The run corpus (corpus/) is whole: every stored run has a frozen split row that agrees with it,
+"""The run corpus (tests/corpus/) is whole: every stored run has a frozen split row that agrees with it,
 every category is on both sides of the tune/heldout split, and each fresh batch (held out in
 split ``fresh`` until its one score) covers every category too."""
 
 from __future__ import annotations
 
-import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from corpus.reader import SPLITS, load_runs  # the split names the corpus scores with
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parent / "corpus"
 CATEGORIES = {
     "plain_success",
     "plain_failure",
@@ -23,11 +22,6 @@ CATEGORIES = {
     "coloured_output",
     "non_utf8",
 }
-sys.path.insert(0, str(CORPUS))
-try:
-    from evaluate import SPLITS  # the split names the corpus scores with
-finally:
-    sys.path.remove(str(CORPUS))
 
 
 def _split() -> dict[str, dict[str, str]]:
@@ -38,7 +32,7 @@ def _split() -> dict[str, dict[str, str]]:
 
 
 def _metas() -> list[dict[str, object]]:
-    return [json.loads(p.read_text()) for p in sorted((CORPUS / "runs").glob("*/meta.json"))]
+    return [run.meta for run in load_runs()]
 
 
 def test_every_run_has_an_agreeing_split_row() -> None:
@@ -60,12 +54,12 @@ def test_every_run_has_an_agreeing_split_row() -> None:
 
 
 def test_streams_match_their_recorded_sizes() -> None:
-    for meta in _metas():
-        run = CORPUS / "runs" / str(meta["id"])
+    for run in load_runs():
+        meta = run.meta
         for stream in ("stdout", "stderr"):
             info = meta[stream]
             assert isinstance(info, dict)
-            data = (run / stream).read_bytes()
+            data = getattr(run, stream)
             if info["truncated"] is None:
                 assert len(data) == info["bytes"]
             else:

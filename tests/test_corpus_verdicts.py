@@ -1,47 +1,26 @@
-"""The run corpus (corpus/README.md) through the real classifier: no false success on the tune split.
+"""The run corpus (tests/corpus/README.md) through the real classifier: no false success on the tune split.
 
-Only the tune split is read here. The held-out split is scored by `corpus/evaluate.py` and
+Only the tune split is read here. The held-out split is scored by `tests/corpus/evaluate.py` and
 reported in docs/benchmarks.md; it is never a tuning target, so nothing here asserts on it.
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-
 import pytest
+from corpus.reader import load_runs, read_split  # the readers the corpus scores with
 
 import autofix
 from autofix.result import ParseResult
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-
 
 def tune_runs() -> list[tuple[str, str, int | None, bytes, bytes]]:
-    """(id, label, exit code, stdout, stderr) of every stored tune run; held-out files unread."""
-    sys.path.insert(0, str(CORPUS))
-    try:
-        from evaluate import read_split  # the split reader the corpus scores with
-    finally:
-        sys.path.remove(str(CORPUS))
-    sides = read_split(CORPUS / "split.tsv")
-    runs = []
-    for run_id, side in sorted(sides.items()):
-        folder = CORPUS / "runs" / run_id
-        if side != "tune" or not folder.is_dir():
-            continue
-        meta = json.loads((folder / "meta.json").read_text())
-        runs.append(
-            (
-                run_id,
-                meta["label"],
-                meta["exit_code"],
-                (folder / "stdout").read_bytes(),
-                (folder / "stderr").read_bytes(),
-            )
-        )
-    return runs
+    """(id, label, exit code, stdout, stderr) of every stored tune run; held-out runs unused."""
+    sides = {run_id: row["split"] for run_id, row in read_split().items()}
+    return [
+        (run.id, run.meta["label"], run.meta["exit_code"], run.stdout, run.stderr)
+        for run in load_runs()
+        if sides.get(run.id) == "tune"
+    ]
 
 
 RUNS = tune_runs()

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus.reader import TOOL_CAPTURES, iter_streams, load_runs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +22,10 @@ from autofix.patterns.model import PatternSettings, Rule
 
 pytestmark = pytest.mark.skipif(not engine.installed(), reason="needs the hyperscan wheel")
 
-ROOT = Path(__file__).resolve().parent.parent
-CAPTURES = sorted((ROOT / "tests" / "fixtures" / "captures").glob("*.std*"))
+# The tool captures' streams as (the file name they once had, bytes), in that name's order.
+CAPTURES = sorted(
+    (f"{run_id}.{stream}", data) for run_id, stream, data in iter_streams(load_runs(TOOL_CAPTURES))
+)
 BY_ID = {rule.id: rule for rule in DEFAULT_RULES}
 
 # Bits of real output around each engine form's tricky spots: anchors, lookbehind stand-ins,
@@ -64,7 +67,7 @@ def test_engine_forms_give_the_rules_verdict(rule_id: str, line: str) -> None:
 
 
 def test_engine_forms_on_real_lines() -> None:
-    lines = {line for path in CAPTURES for line in path.read_text(errors="replace").splitlines()}
+    lines = {line for _, data in CAPTURES for line in data.decode(errors="replace").splitlines()}
     for rule_id in ENGINE_FORMS:
         for line in lines:
             if line.isascii():
@@ -131,11 +134,10 @@ def report(data: bytes, rules: CompiledRules, engine_on: bool, stream: str) -> C
     return classifier.finish()
 
 
-@pytest.mark.parametrize("path", CAPTURES, ids=[p.name for p in CAPTURES])
-def test_engine_path_equals_fallback_on_captures(path: Path) -> None:
+@pytest.mark.parametrize(("name", "data"), CAPTURES, ids=[name for name, _ in CAPTURES])
+def test_engine_path_equals_fallback_on_captures(name: str, data: bytes) -> None:
     rules = defaults()
-    stream = "stdout" if path.suffix == ".stdout" else "stderr"
-    data = path.read_bytes()
+    stream = "stdout" if name.endswith(".stdout") else "stderr"
     assert report(data, rules, True, stream) == report(data, rules, False, stream)
 
 

@@ -1,0 +1,5 @@
+fn main() {
+    let v = vec![1, 2, 3];
+    if v.len() == 0 { return; }
+    println!("{}", v.len());
+}

@@ -1,0 +1,1 @@
+fn main(){let x=1;println!("{}",x);}

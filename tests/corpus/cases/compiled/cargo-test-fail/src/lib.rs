@@ -1,0 +1,9 @@
+pub fn add(a: i32, b: i32) -> i32 { a + b }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn adds() { assert_eq!(super::add(2, 2), 4); }
+    #[test]
+    fn overflow_wraps() { assert_eq!(super::add(2, 3), 6, "sum of 2 and 3"); }
+}

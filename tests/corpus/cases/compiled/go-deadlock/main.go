@@ -1,0 +1,6 @@
+package main
+
+func main() {
+	ch := make(chan int)
+	ch <- 1
+}

@@ -1,0 +1,5 @@
+package main
+
+import "github.com/corpus/missing/pkg"
+
+func main() { pkg.Run() }

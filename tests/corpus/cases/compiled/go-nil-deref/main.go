@@ -1,0 +1,9 @@
+package main
+
+type cfg struct{ port int }
+
+func load() *cfg { return nil }
+
+func main() {
+	println(load().port)
+}

@@ -1,0 +1,3 @@
+package app
+
+func Add(a, b int) int { return a + b }

@@ -1,0 +1,6 @@
+package corpus;
+import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+public class CalcTest {
+  @Test void adds() { assertEquals(4, Calc.add(2, 2)); }
+}

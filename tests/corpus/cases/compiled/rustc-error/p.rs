@@ -1,0 +1,6 @@
+fn main() {
+    let s = String::from("a");
+    let t = s;
+    println!("{}", s);
+    drop(t);
+}

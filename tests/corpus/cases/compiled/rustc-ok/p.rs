@@ -1,0 +1,1 @@
+fn main() { println!("ok {}", 2 + 2); }

@@ -1,0 +1,2 @@
+const unused = 1;
+console.log('started');

@@ -1,0 +1,3 @@
+export function total(xs) {
+  return xs.reduce((a, b) => a + b, 0
+}

@@ -1,0 +1,3 @@
+import os,sys
+def f( x ):
+  return x+1

@@ -1,0 +1,8 @@
+package main
+
+import "fmt"
+
+func main() {
+	n := 3
+	fmt.Printf("%s items\n", n)
+}

@@ -1,0 +1,3 @@
+from typing import List
+import json
+print(json, List)

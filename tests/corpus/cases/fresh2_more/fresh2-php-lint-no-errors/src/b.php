@@ -1,0 +1,2 @@
+<?php
+function b(): int { return 2; }

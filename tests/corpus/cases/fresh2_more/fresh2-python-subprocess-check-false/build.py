@@ -1,0 +1,3 @@
+import subprocess
+subprocess.run(["gcc", "-o", "app", "app.c"], check=False)
+print("build complete")

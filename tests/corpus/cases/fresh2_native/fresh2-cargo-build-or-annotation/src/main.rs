@@ -1,0 +1,4 @@
+fn main() {
+    let port: u16 = "8080";
+    println!("{port}");
+}

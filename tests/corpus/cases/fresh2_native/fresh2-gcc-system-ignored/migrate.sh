@@ -1,0 +1,3 @@
+#!/bin/bash
+echo 'migrate: fatal: schema version 12 is newer than this release (11)' >&2
+exit 3

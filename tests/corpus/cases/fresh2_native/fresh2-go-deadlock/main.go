@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	ch := make(chan int)
+	fmt.Println("waiting for result")
+	fmt.Println(<-ch)
+}

@@ -1,0 +1,15 @@
+package app
+
+import "testing"
+
+func TestParsePort(t *testing.T) {
+    if n, _ := ParsePort("8080"); n != 8080 {
+        t.Fatalf("got %d", n)
+    }
+}
+
+func TestParsePortRejects(t *testing.T) {
+    if _, err := ParsePort("80a"); err == nil {
+        t.Fatal("accepted 80a")
+    }
+}

@@ -1,0 +1,1 @@
+int b(void) { return missing_symbol + 1; }

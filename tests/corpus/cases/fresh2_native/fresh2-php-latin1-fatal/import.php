@@ -1,0 +1,3 @@
+<?php
+$name = "Müller";
+throw new RuntimeException("Kunde $name nicht gefunden");

@@ -1,0 +1,2 @@
+def g(y):
+    return y * 2

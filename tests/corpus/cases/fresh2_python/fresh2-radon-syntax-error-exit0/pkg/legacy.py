@@ -1,0 +1,3 @@
+def g(x):
+    print 'value', x
+    return x

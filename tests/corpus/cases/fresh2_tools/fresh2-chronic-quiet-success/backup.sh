@@ -1,0 +1,3 @@
+#!/bin/bash
+echo 'dumping database'
+echo 'done'

@@ -1,0 +1,5 @@
+RETRY_TIMEOUT = 30
+
+def fetch(url):
+    breakpoint()
+    return url

@@ -1,0 +1,2 @@
+def run():
+    pass  # TODO: schedule

@@ -1,0 +1,2 @@
+import os
+PORT = int(os.environ.get('PORT', 8080))

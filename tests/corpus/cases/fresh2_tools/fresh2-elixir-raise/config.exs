@@ -1,0 +1,2 @@
+%{port: port} = %{host: "localhost"}
+IO.puts("listening on #{port}")

@@ -1,0 +1,5 @@
+local M = {}
+function M.add(a, b)
+  return a + b
+end
+return M

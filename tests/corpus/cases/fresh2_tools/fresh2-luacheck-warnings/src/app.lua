@@ -1,0 +1,5 @@
+local json = require('json')
+function handler(req)
+  local unused = 1
+  return respnse
+end

@@ -1,0 +1,2 @@
+local cfg = {db = nil}
+print('host: ' .. cfg.db.host)

@@ -1,0 +1,4 @@
+<?php
+function do_thing($a,$b){
+if($a){return $b;}
+}

@@ -1,0 +1,8 @@
+<?php
+use PHPUnit\Framework\TestCase;
+require_once __DIR__ . '/../src/Money.php';
+
+final class MoneyTest extends TestCase {
+    public function testCents(): void { $this->assertSame(1999, Money::cents('19.99')); }
+    public function testInvalid(): void { $this->assertSame(0, Money::cents('abc')); }
+}

@@ -1,0 +1,1 @@
+main :- X is 10 / 0, format('~w~n', [X]).

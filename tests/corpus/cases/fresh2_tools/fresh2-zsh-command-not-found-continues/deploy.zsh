@@ -1,0 +1,4 @@
+#!/bin/zsh
+echo 'building image'
+kubectl-corpus apply -f k8s/
+echo 'deployed'

@@ -1,0 +1,2 @@
+console.log('starting');
+module.exports = {};

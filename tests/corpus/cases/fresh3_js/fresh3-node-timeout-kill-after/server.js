@@ -1,0 +1,3 @@
+process.on('SIGTERM', () => console.log('SIGTERM received, draining connections...'));
+console.log('listening on :3000');
+setInterval(() => {}, 1000);

@@ -1,0 +1,4 @@
+def add(a: int, b: int) -> int:
+    return a + b
+
+print(add(1, 2))

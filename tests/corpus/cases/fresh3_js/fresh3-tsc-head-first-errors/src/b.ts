@@ -1,0 +1,3 @@
+import { total } from './a';
+const n: string = total([1, 2]);
+console.log(n.toFixed(2));

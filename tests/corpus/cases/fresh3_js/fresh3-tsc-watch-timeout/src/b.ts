@@ -1,0 +1,2 @@
+import { total } from './a';
+console.log(total([1, 2]));

@@ -1,0 +1,5 @@
+#include <stdio.h>
+int main(void) {
+    puts("ok");
+    return 0;
+}

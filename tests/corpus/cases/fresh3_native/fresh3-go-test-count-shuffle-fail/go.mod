@@ -1,0 +1,3 @@
+module example.com/state
+
+go 1.19

@@ -1,0 +1,2 @@
+import java.util.*;
+public class Inv { public static void main(String[] a) { List items = new ArrayList(); items.add("x"); System.out.println(items); } }

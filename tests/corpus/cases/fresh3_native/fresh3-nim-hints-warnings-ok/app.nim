@@ -1,0 +1,3 @@
+import strutils, os
+let parts = "a,b,c".split(',')
+echo "parts: ", parts.len

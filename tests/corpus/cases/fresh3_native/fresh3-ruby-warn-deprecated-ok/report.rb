@@ -1,0 +1,3 @@
+$; = ','
+puts 'a,b,c'.split.size
+puts 'report: 3 columns'

@@ -1,0 +1,5 @@
+(defvar *loaded* 0)
+(dolist (rec '("x7" "abc" "4.5.6"))
+  (handler-case (progn (parse-integer rec) (incf *loaded*))
+    (error (e) (format t "skipping ~s: ~a~%" rec e))))
+(format t "imported ~a of 4 records~%" *loaded*)

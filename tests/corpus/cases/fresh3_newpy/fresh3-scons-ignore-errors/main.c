@@ -1,0 +1,2 @@
+void greet(const char *);
+int main(void) { greet("scons"); return 0; }

@@ -1,0 +1,2 @@
+project = "demo"
+extensions = ["sphinx.ext.autosectionlabel"]

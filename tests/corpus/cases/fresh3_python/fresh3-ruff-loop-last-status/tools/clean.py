@@ -1,0 +1,2 @@
+def clean(x):
+    return x.strip()

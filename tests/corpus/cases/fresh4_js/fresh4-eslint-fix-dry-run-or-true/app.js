@@ -1,0 +1,2 @@
+let port = 3000;
+console.log(prot);

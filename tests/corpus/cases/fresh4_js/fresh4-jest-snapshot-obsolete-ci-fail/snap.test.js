@@ -1,0 +1,1 @@
+test('renders', () => expect({ title: 'Hi', items: [1, 2] }).toMatchSnapshot());

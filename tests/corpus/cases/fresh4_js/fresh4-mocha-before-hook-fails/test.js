@@ -1,0 +1,4 @@
+describe('users', () => {
+  before(() => { throw new Error('fixture users.json missing'); });
+  it('lists', () => {});
+});

@@ -1,0 +1,1 @@
+console.log('report written to coverage/index.html');

@@ -1,0 +1,1 @@
+export const E={NOT_FOUND:404,SERVER_ERROR:500}

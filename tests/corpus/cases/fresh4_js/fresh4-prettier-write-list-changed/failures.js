@@ -1,0 +1,1 @@
+export function fail(msg){throw new Error(msg)}

@@ -1,0 +1,1 @@
+export class HttpError extends Error { constructor(public status: number) { super(`HTTP ${status}`); } }

@@ -1,0 +1,2 @@
+mod error;
+fn main() { println!("{}", error::describe(2)); }

@@ -1,0 +1,3 @@
+// eslint-disable-next-line no-undef
+const x = 1;
+module.exports = x;

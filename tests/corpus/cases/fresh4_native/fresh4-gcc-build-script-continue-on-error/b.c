@@ -1,0 +1,1 @@
+int b(void) { int *p = 3.5; return *p; }

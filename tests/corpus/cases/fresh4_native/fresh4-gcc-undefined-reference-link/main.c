@@ -1,0 +1,2 @@
+int compute(int);
+int main(void) { return compute(2); }

@@ -1,0 +1,8 @@
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() { fmt.Println("hi") }

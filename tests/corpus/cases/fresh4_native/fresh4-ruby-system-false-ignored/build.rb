@@ -1,0 +1,2 @@
+system('gcc -c native/ext.c -o ext.o')
+puts 'assets compiled'

@@ -1,0 +1,1 @@
+#include <ruby_missing.h>

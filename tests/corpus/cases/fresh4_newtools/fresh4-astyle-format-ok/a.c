@@ -1,0 +1,1 @@
+int main(void){if(1){return 0;}}

@@ -1,0 +1,1 @@
+export const f = (x = 1) => x ** 2;

@@ -1,0 +1,2 @@
+#include <string.h>
+void run(const char *user) { char buf[16]; strcpy(buf, user); }

@@ -1,0 +1,2 @@
+def price():
+    return 1

@@ -1,0 +1,2 @@
+const b = require('./b');
+module.exports = () => b();

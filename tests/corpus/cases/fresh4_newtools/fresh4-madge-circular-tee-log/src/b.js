@@ -1,0 +1,2 @@
+const c = require('./c');
+module.exports = () => c();

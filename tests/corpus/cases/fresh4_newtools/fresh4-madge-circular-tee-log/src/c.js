@@ -1,0 +1,2 @@
+const a = require('./a');
+module.exports = () => typeof a;

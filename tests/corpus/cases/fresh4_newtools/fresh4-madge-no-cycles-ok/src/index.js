@@ -1,0 +1,2 @@
+const AppError = require('./errors');
+module.exports = () => { throw new AppError('x'); };

@@ -1,0 +1,3 @@
+const cfg = { port: 1, port: 2 };
+debugger;
+export default cfg;

@@ -1,0 +1,1 @@
+export function f() { const unusedError = new Error('x'); return 1; }

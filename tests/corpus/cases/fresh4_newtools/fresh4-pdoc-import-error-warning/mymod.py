@@ -1,0 +1,1 @@
+import missing_dependency_fresh4

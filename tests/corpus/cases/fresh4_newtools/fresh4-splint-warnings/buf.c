@@ -1,0 +1,3 @@
+#include <stdlib.h>
+#include <string.h>
+char *dup(const char *s) { char *p = malloc(strlen(s) + 1); strcpy(p, s); return p; }

@@ -1,0 +1,1 @@
+export function f(x: string): string { return x ?? 'y'; }

@@ -1,0 +1,1 @@
+export const greet = (n: string): string => `hi ${n}`;

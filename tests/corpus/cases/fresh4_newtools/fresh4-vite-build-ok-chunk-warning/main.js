@@ -1,0 +1,2 @@
+import { data } from './big.js';
+document.body.textContent = data.length;

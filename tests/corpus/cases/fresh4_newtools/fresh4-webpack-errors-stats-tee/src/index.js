@@ -1,0 +1,2 @@
+const cfg = { port: 8080,, };
+export default cfg;

@@ -1,0 +1,1 @@
+const port: number = process.env.PORT;

@@ -1,0 +1,3 @@
+import os, sys
+def f(x):
+    return undefined_name + x

@@ -1,0 +1,2 @@
+def n() -> int:
+    return 'one'

@@ -1,0 +1,2 @@
+def m() -> int:
+    return 1

@@ -1,0 +1,23 @@
+class OutOfStock(Exception):
+    pass
+
+STOCK = {"apple": 3, "pear": 0}
+
+def reserve(item, qty):
+    have = STOCK.get(item, 0)
+    if qty > have:
+        raise OutOfStock(f"{item}: wanted {qty}, have {have}")
+    STOCK[item] = have - qty
+    return STOCK[item]
+
+def price(items):
+    table = {"apple": 0.5, "pear": 0.75}
+    return sum(table[i] * q for i, q in items)
+
+def unused_a(x):
+    if x:
+        return 1
+    return 2
+
+def unused_b(y):
+    return [i for i in range(y)]

@@ -1,0 +1,2 @@
+var error = new Error('disk full');
+console.error(error.message);

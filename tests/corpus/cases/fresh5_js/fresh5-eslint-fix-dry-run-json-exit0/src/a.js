@@ -1,0 +1,4 @@
+function total(items) {
+  return itms.length;
+}
+total([]);

@@ -1,0 +1,1 @@
+module.exports = (n) => n * 1.2;

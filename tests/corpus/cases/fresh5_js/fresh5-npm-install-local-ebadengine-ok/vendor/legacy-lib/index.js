@@ -1,0 +1,1 @@
+module.exports = { version: '2.1.0' };

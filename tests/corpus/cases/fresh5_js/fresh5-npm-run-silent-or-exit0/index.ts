@@ -1,0 +1,2 @@
+const port: number = process.env.PORT ?? 'x';
+export default port;

@@ -1,0 +1,1 @@
+let b:number=2

@@ -1,0 +1,3 @@
+export function price(n: number): string {
+  return n * 1.2;
+}

@@ -1,0 +1,2 @@
+import { test, expect } from 'vitest';
+test('adds', () => expect(0.1 + 0.2).toBe(0.3));

@@ -1,0 +1,1 @@
+const errorCount = 0;

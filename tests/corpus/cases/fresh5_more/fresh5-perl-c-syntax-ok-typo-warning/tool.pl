@@ -1,0 +1,3 @@
+my $n = 1;
+$verbos = 1;
+print "$n\n";

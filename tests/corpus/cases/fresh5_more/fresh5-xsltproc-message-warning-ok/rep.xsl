@@ -1,0 +1,2 @@
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:output method="text"/><xsl:template match="/testsuite"><xsl:for-each select="testcase[not(@time)]"><xsl:message>WARNING: testcase <xsl:value-of select="@name"/> has no time attribute</xsl:message></xsl:for-each>summary: <xsl:value-of select="@tests"/> tests, <xsl:value-of select="@failures"/> failures
+</xsl:template></xsl:stylesheet>

@@ -1,0 +1,2 @@
+int helper(int);
+int main(void){return helper(1);}

@@ -1,0 +1,3 @@
+module example.com/inv
+
+go 1.19

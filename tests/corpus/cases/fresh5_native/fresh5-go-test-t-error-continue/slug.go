@@ -1,0 +1,5 @@
+package inv
+
+import "strings"
+
+func Slug(s string) string { return strings.ReplaceAll(strings.ToLower(s), " ", "-") }

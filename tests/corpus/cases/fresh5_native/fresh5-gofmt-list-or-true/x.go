@@ -1,0 +1,2 @@
+package inv
+func  X( a int)int{return a}

@@ -1,0 +1,5 @@
+def total(xs)
+  unused = 1
+  xs.sum
+end
+puts "total=#{total([1, 2, 3])}"

@@ -1,0 +1,3 @@
+<?php
+namespace Acme;
+class Cart { public function total(): int { return 42; } }

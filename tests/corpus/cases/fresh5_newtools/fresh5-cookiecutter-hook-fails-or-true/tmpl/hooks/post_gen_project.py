@@ -1,0 +1,3 @@
+import sys
+print('ERROR: could not initialise git repository: not a git repository', file=sys.stderr)
+sys.exit(1)

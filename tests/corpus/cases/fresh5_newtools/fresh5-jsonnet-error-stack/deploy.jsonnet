@@ -1,0 +1,2 @@
+local img(tag) = assert tag != '' : 'image tag must not be empty'; 'registry.local/api:' + tag;
+{ image: img('') }

@@ -1,0 +1,1 @@
+{ replicas: std.parseInt('three') }

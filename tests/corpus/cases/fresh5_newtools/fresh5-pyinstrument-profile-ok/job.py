@@ -1,0 +1,7 @@
+import time
+
+def slow():
+    time.sleep(0.2)
+
+slow()
+print('job done')

@@ -1,0 +1,1 @@
+Add CSV export.

@@ -1,0 +1,1 @@
+create table users (id integer primary key, email text not null);

@@ -1,0 +1,1 @@
+insert into users (email, name) values ('b@x.io', 'b');

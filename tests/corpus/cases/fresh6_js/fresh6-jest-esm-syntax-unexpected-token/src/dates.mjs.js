@@ -1,0 +1,1 @@
+export const isoDay = (d) => d.toISOString().slice(0, 10);

@@ -1,0 +1,2 @@
+const total = require('./total');
+try { console.log('empty total:', total([])); } catch (e) { console.log('empty total threw:', e.message); }

@@ -1,0 +1,2 @@
+const total = require('./total');
+test('empty', () => expect(total([])).toBe(0));

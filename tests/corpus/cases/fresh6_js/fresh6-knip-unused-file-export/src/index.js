@@ -1,0 +1,2 @@
+const { add } = require('./math');
+console.log(add(1, 2));

@@ -1,0 +1,1 @@
+exports.pad = (s) => ' ' + s;

@@ -1,0 +1,2 @@
+const assert = require('assert');
+assert.strictEqual(encodeURIComponent('a b'), 'a+b');

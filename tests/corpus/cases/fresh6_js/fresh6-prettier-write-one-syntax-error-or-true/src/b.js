@@ -1,0 +1,3 @@
+function broken( {
+  return 1
+}

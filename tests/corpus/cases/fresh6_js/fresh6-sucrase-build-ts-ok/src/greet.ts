@@ -1,0 +1,1 @@
+export function greet(name: string): string { return `hello ${name}`; }

@@ -1,0 +1,4 @@
+fn main() {
+    eprintln!("index checksum mismatch, aborting");
+    std::process::abort();
+}

@@ -1,0 +1,5 @@
+package svc
+
+import "strings"
+
+func Slug(s string) string { return strings.ReplaceAll(strings.ToLower(s), " ", "-") }

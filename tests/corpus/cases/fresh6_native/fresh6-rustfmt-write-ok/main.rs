@@ -1,0 +1,1 @@
+fn main(){let v=vec![1,2,3];for x in v{println!("{}",x)}}

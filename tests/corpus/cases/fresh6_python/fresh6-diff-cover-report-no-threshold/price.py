@@ -1,0 +1,2 @@
+def net(gross):
+    return gross / 1.2

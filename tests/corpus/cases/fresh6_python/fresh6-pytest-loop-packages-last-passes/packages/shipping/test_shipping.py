@@ -1,0 +1,2 @@
+def test_zones():
+    assert sorted({'eu', 'us'}) == ['eu', 'us']

@@ -1,0 +1,6 @@
+import os, sys
+
+def run(x):
+    if x == None:
+        return l
+    return x

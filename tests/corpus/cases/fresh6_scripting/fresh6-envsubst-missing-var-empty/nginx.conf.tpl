@@ -1,0 +1,4 @@
+server {
+  listen ${PORT};
+  location / { proxy_pass http://${UPSTREAM_HOST}:9000; }
+}

@@ -1,0 +1,1 @@
+export const formatPrice = (c) => `$${(c / 100).toFixed(2)}`;

@@ -1,0 +1,1 @@
+export const today = () => new Date().toISOString().slice(0, 10);

@@ -1,0 +1,4 @@
+#include <stdio.h>
+void greet(const char *name) {
+    printf("Grüße aus Köln, %s!\n", nmae);
+}

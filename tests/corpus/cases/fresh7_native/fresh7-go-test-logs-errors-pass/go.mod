@@ -1,0 +1,3 @@
+module example.com/reconnect
+
+go 1.19

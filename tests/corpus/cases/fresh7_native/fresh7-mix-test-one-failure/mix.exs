@@ -1,0 +1,4 @@
+defmodule Fmt.MixProject do
+  use Mix.Project
+  def project, do: [app: :fmt, version: "0.1.0", elixir: "~> 1.14", deps: []]
+end

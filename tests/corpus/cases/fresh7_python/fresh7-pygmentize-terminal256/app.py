@@ -1,0 +1,3 @@
+def greet(name: str) -> str:
+    # say hello
+    return f'Hello, {name}!'

@@ -1,0 +1,2 @@
+def handler(event):
+    return {'status': 200}

@@ -1,0 +1,4 @@
+export function f(x) {
+  console.log('f', x);
+  return x * 2;
+}

@@ -1,0 +1,5 @@
+export const g = (y) => {
+  console.log('g', y);
+  console.log('done');
+  return y;
+};

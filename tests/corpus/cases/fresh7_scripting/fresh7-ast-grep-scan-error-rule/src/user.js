@@ -1,0 +1,4 @@
+export function isMissing(u) {
+  return u == null;
+}
+export const name = (u) => (u === null ? '' : u.name);

@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main(void) { printf("%d\n", undefined_total); return 0; }

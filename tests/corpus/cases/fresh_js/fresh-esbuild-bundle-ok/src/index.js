@@ -1,0 +1,2 @@
+import { greet } from './greet.js';
+console.log(greet('world'));

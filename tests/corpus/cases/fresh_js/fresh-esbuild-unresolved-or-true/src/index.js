@@ -1,0 +1,2 @@
+import { fmt } from './format';
+console.log(fmt(1));

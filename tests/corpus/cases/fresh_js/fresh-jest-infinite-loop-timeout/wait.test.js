@@ -1,0 +1,4 @@
+test('waits for ready flag', () => {
+  let ready = false;
+  while (!ready) { /* never set */ }
+});

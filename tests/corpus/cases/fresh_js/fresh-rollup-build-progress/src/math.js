@@ -1,0 +1,2 @@
+export const add = (a, b) => a + b;
+export const unused = () => 0;

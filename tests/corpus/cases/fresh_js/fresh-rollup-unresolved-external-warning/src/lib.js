@@ -1,0 +1,2 @@
+import { debounce } from 'lodash-es';
+export const onResize = debounce(() => 1, 100);

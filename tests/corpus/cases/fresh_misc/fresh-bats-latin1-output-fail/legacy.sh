@@ -1,0 +1,2 @@
+#!/bin/bash
+printf 'Stra\xdfe: M\xfcllerweg 3\n'

@@ -1,0 +1,13 @@
+package.path = './?.lua;' .. package.path
+local S = require('stack')
+describe('stack', function()
+  it('pops what was pushed', function()
+    local s = S.new(); S.push(s, 1); S.push(s, 2)
+    assert.are.equal(2, S.pop(s))
+  end)
+  it('pop on empty returns nil and keeps size 0', function()
+    local s = S.new()
+    assert.is_nil(S.pop(s))
+    assert.are.equal(0, s.n)
+  end)
+end)

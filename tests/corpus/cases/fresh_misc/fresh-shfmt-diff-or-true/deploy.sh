@@ -1,0 +1,5 @@
+#!/bin/bash
+if [ -f x ];then
+echo yes
+fi
+for i in 1 2;do echo $i;done

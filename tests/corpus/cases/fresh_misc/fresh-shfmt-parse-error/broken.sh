@@ -1,0 +1,3 @@
+#!/bin/bash
+if [ -n "$1" ]; then
+  echo arg

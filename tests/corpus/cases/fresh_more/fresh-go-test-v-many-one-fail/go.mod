@@ -1,0 +1,3 @@
+module example.com/tbl
+
+go 1.19

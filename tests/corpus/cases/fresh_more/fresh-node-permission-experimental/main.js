@@ -1,0 +1,2 @@
+const cfg = require('./cfg.json');
+console.log(`service ${cfg.name} on port ${cfg.port}`);

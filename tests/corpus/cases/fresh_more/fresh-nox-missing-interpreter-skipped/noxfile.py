@@ -1,0 +1,5 @@
+import nox
+
+@nox.session(python=['3.99'])
+def tests(session):
+    session.run('pytest')

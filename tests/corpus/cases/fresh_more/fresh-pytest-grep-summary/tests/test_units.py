@@ -1,0 +1,8 @@
+def to_km(m):
+    return m // 1000
+
+def test_to_km():
+    assert to_km(1500) == 1.5
+
+def test_zero():
+    assert to_km(0) == 0

@@ -1,0 +1,4 @@
+import os, sys
+
+def main():
+    return helper(os.getcwd())

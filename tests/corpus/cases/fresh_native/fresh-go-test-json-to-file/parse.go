@@ -1,0 +1,5 @@
+package app
+
+import "strings"
+
+func Fields(s string) []string { return strings.Split(s, ",") }

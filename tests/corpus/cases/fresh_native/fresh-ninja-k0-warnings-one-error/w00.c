@@ -1,0 +1,1 @@
+int f0(int a, int b) { int unused0; return a; }

@@ -1,0 +1,1 @@
+int f1(int a, int b) { int unused1; return a; }

@@ -1,0 +1,1 @@
+int f2(int a, int b) { int unused2; return a; }

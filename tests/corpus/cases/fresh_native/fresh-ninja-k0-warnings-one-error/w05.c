@@ -1,0 +1,1 @@
+int f5(int a, int b) { int unused5; return a; }

@@ -1,0 +1,1 @@
+int f9(int a, int b) { int unused9; return a; }

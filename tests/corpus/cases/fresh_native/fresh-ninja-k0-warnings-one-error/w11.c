@@ -1,0 +1,1 @@
+int f11(int a, int b) { int unused11; return a; }

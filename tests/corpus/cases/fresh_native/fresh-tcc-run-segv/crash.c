@@ -1,0 +1,2 @@
+#include <string.h>
+int main(void) { char *p = 0; strcpy(p, "boom"); return 0; }

@@ -1,0 +1,2 @@
+SELECT id,name FROM users  WHERE active=1
+  ORDER BY name

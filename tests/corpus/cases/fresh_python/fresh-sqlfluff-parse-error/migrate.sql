@@ -1,0 +1,1 @@
+CREAT TABLE orders (id INT PRIMARY KEY, total NUMERIC);

@@ -1,0 +1,2 @@
+from lib import on_load
+on_load

@@ -1,0 +1,2 @@
+import subprocess
+subprocess.call("ls " + input(), shell=True)

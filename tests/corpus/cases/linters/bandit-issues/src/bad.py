@@ -1,0 +1,3 @@
+import subprocess
+password = "hunter2"
+subprocess.call("ls " + input(), shell=True)

@@ -1,0 +1,5 @@
+import os
+
+
+def home() -> str:
+    return os.environ.get("HOME", "/")

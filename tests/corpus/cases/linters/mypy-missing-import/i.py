@@ -1,0 +1,1 @@
+import corpus_not_there

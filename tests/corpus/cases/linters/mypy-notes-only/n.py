@@ -1,0 +1,2 @@
+x = [1, 2]
+reveal_type(x)

@@ -1,0 +1,6 @@
+"""Module."""
+
+
+def add(a: int, b: int) -> int:
+    """Add."""
+    return a + b

@@ -1,0 +1,6 @@
+"""M."""
+
+
+def f():
+    """F."""
+    return undefined_thing

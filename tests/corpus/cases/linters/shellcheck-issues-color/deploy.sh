@@ -1,0 +1,5 @@
+#!/bin/bash
+for f in $(ls *.txt); do
+  cp $f /backup/
+done
+cd $DIR

@@ -1,0 +1,3 @@
+int main(void) {
+    return total + 1;
+}

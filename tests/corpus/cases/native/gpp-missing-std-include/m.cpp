@@ -1,0 +1,2 @@
+#include <iostream>
+int main() { std::strin s = "a"; std::cout << s.size(); }

@@ -1,0 +1,1 @@
+int f0(int x) { int unused0; return x * 0; }

@@ -1,0 +1,1 @@
+int f1(int x) { int unused1; return x * 1; }

@@ -1,0 +1,1 @@
+int f5(int x) { int unused5; return x * 5; }

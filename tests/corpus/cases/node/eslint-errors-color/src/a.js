@@ -1,0 +1,2 @@
+const x = y + 1
+module.exports = x;

@@ -1,0 +1,2 @@
+const x = 1
+module.exports = x

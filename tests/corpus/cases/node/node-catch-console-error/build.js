@@ -1,0 +1,6 @@
+async function build() {
+  const fs = require('fs/promises');
+  await fs.readFile('src/index.ts');
+  console.log('built');
+}
+build().catch(console.error);

@@ -1,0 +1,2 @@
+const x = {a: 1,, b: 2};
+console.log(x);

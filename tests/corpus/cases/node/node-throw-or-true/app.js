@@ -1,0 +1,2 @@
+function load() { throw new TypeError('cannot read config: port must be a number'); }
+load();

@@ -1,0 +1,1 @@
+exports.v = 1;

@@ -1,0 +1,2 @@
+const assert = require('assert');
+assert.deepStrictEqual({total: 3}, {total: 4});

@@ -1,0 +1,4 @@
+const assert = require('assert');
+describe('api', () => {
+  it('status', () => assert.equal(404, 200));
+});

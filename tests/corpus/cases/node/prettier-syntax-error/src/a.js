@@ -1,0 +1,2 @@
+const a = {b:1
+export default a

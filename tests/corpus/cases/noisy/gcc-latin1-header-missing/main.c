@@ -1,0 +1,2 @@
+#include "café.h"
+int main(void) { return 0; }

@@ -1,0 +1,5 @@
+package main
+
+import "example.com/app/util"
+
+func main() { util.Hi() }

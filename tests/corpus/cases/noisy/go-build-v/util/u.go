@@ -1,0 +1,5 @@
+package util
+
+import "fmt"
+
+func Hi() { fmt.Println("hi") }

@@ -1,0 +1,1 @@
+class Main { int f() { return missing; } }

@@ -1,0 +1,2 @@
+import java.util.*;
+class W3 { List l = new ArrayList(); void f() { l.add(3); } }

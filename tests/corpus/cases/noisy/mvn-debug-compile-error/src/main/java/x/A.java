@@ -1,0 +1,2 @@
+package x;
+public class A { int f() { return nope; } }

@@ -1,0 +1,4 @@
+import no_such_pkg_here
+
+def test_x():
+    pass

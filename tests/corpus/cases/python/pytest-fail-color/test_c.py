@@ -1,0 +1,2 @@
+def test_lists():
+    assert [1, 2, 3] == [1, 2, 4]

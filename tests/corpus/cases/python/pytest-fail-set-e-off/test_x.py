@@ -1,0 +1,2 @@
+def test_a():
+    assert 'abc'.upper() == 'ABc'

@@ -1,0 +1,2 @@
+def test_db(database):
+    assert database

@@ -1,0 +1,4 @@
+import warnings
+def test_a():
+    warnings.warn('slow path used', UserWarning)
+    assert True

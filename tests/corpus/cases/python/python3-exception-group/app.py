@@ -1,0 +1,1 @@
+raise ExceptionGroup('validation', [ValueError('bad port'), TypeError('bad host')])

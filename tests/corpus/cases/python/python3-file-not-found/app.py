@@ -1,0 +1,4 @@
+def load(path):
+    return open(path).read()
+
+load('/etc/app.toml')

@@ -1,0 +1,3 @@
+data = open('src.txt').read()
+open('copy.txt', 'w').write(data)
+import gc; gc.collect()

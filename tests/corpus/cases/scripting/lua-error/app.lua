@@ -1,0 +1,2 @@
+local cfg = nil
+print(cfg.port)

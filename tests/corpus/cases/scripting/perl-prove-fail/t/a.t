@@ -1,0 +1,3 @@
+use Test::More tests => 2;
+ok(1, 'first');
+is(2 + 2, 5, 'sum');

@@ -1,0 +1,2 @@
+cfg = {}
+puts cfg[:db].fetch(:host)

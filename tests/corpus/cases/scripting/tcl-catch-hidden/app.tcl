@@ -1,0 +1,2 @@
+if {[catch {open /nonexistent/data.txt r} err]} { puts stderr "error: $err" }
+puts done

@@ -1,0 +1,2 @@
+proc load {} { error "config missing" }
+load

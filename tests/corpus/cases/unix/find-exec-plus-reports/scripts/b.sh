@@ -1,0 +1,1 @@
+echo b; exit 3

@@ -1,0 +1,2 @@
+if [ -f x ]; then
+  echo x

@@ -1,0 +1,2 @@
+insert into users(name) values ('cat');
+insert into users(name) values ('ann');

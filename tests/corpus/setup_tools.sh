@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Install the tools the corpus cases run. Idempotent; safe to rerun.
+#   bash tests/corpus/setup_tools.sh      # apt (when root), a scratch venv and a scratch npm prefix
+# Everything but the Debian packages goes under $AUTOFIX_CORPUS_TOOLS (default tests/corpus/.tools).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+tools="${AUTOFIX_CORPUS_TOOLS:-$here/.tools}"
+mkdir -p "$tools"
+
+# Installs the Debian packages named that are missing (as root; else says which).
+apt_install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  if [[ $(id -u) == 0 ]]; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  else
+    echo "missing Debian packages (install them as root): ${missing[*]}" >&2
+  fi
+}
+apt_pkgs=(shellcheck jq curl wget sqlite3 rsync tar gzip xz-utils zstd bzip2 zip unzip gawk sed
+  grep diffutils patch pv clang lua5.4 ruby php-cli golang-go bc tcl valgrind cmake make gcc g++
+  git perl postgresql-client file openssl)
+apt_install "${apt_pkgs[@]}"
+
+py="${PYTHON:-python3.11}"
+if [[ ! -x "$tools/venv/bin/python" ]]; then
+  "$py" -m venv "$tools/venv"
+fi
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'pytest==8.*' 'ruff==0.*' 'black==24.*' 'mypy==1.*' 'pylint==3.*' 'flake8==7.*' 'isort==5.*' \
+  'coverage==7.*' 'yamllint==1.*' 'bandit==1.*' 'autopep8==2.*' 'setuptools' 'wheel'
+
+mkdir -p "$tools/node"
+if [[ ! -x "$tools/node/node_modules/.bin/tsc" ]]; then
+  (cd "$tools/node" && [[ -f package.json ]] || printf '{"name":"corpus-tools","private":true}\n' > package.json)
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    typescript@5 eslint@8 prettier@3 mocha@10)
+fi
+
+# The fresh batch (cases/fresh_*.yaml): tools added after the tune/heldout split was frozen
+# (pyflakes, also used there, comes with flake8 above).
+fresh_apt=(ninja-build meson autoconf automake shfmt mawk socat openssh-client gnupg busybox
+  erlang-base tidy libxml2-utils cppcheck lua-busted ruby-rspec bats strace xmlstarlet tcc
+  gfortran)
+apt_install "${fresh_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'nox==2025.*' 'tox==4.*' 'pytest-xdist==3.*' 'hypothesis==6.*' 'sqlfluff==3.*' 'vulture==2.*' \
+  'codespell==2.*' 'sqlite-utils==3.*' 'pre-commit==4.*' 'uv==0.*'
+if [[ ! -x "$tools/node/node_modules/.bin/vitest" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    vitest@2 jest@29 tsx@4 esbuild@0.24 rollup@4 stylelint@16 markdownlint-cli@0.41 \
+    htmlhint@1 jshint@2 c8@10)
+fi
+# The second fresh batch (cases/fresh2_*.yaml, split fresh): more tools new to the corpus.
+fresh2_apt=(ripgrep hyperfine parallel bison flex nasm m4 gdb guile-3.0 elixir luajit zsh phpunit
+  php-codesniffer perltidy lua-check rake datamash miller cloc moreutils swi-prolog-nox)
+apt_install "${fresh2_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'robotframework==7.*' 'behave==1.*' 'pycodestyle==2.*' 'pydocstyle==6.*' 'yapf==0.*' \
+  'radon==6.*' 'mdformat==0.7.*' 'twine==6.*' 'yq==3.*' 'invoke==2.*'
+if [[ ! -x "$tools/node/node_modules/.bin/sass" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    sass@1 less@4 terser@5 ajv-cli@5 html-validate@8 concurrently@9 @biomejs/biome@1)
+fi
+# The third fresh batch (cases/fresh3_*.yaml): more tools new to the corpus.
+fresh3_apt=(clang-tidy clang-format ocaml-nox ocaml-dune ant nim doxygen lcov gcovr redis-server scons
+  cpplint sbcl devscripts)
+apt_install "${fresh3_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'nose2==0.*' 'sphinx==8.*' 'mkdocs==1.*' 'django==5.*' 'alembic==1.*' 'flask==3.*' \
+  'pyupgrade==3.*' 'docformatter==1.*' 'flynt==1.*' 'build==1.*' 'pip-tools==7.*' 'nbconvert==7.*' \
+  'nbformat' 'ipykernel' 'papermill==2.*' 'ansible-core==2.*' 'interrogate==1.*'
+if [[ ! -x "$tools/node/node_modules/.bin/pyright" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    pyright@1 ts-node@10 ava@6 jasmine@5 nyc@17 tap@16 @commitlint/cli@19 \
+    @commitlint/config-conventional@19 lint-staged@15 npm-run-all2@6)
+fi
+# The fourth fresh batch (cases/fresh4_*.yaml): more tools new to the corpus.
+fresh4_apt=(graphviz sloccount splint astyle flawfinder pandoc)
+apt_install "${fresh4_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'pytest-timeout==2.*' 'pytest-rerunfailures==15.*' 'pytest-cov==6.*' 'autoflake==2.*' 'xenon==0.*' \
+  'import-linter==2.*' 'csvkit==2.*' 'pdoc==15.*' 'rstcheck==6.*' 'doc8==1.*' 'deptry==0.*' \
+  'check-jsonschema==0.*' 'validate-pyproject==0.*' 'toml-sort==0.*'
+if [[ ! -x "$tools/node/node_modules/.bin/oxlint" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    pnpm@9 yarn@1 webpack@5 webpack-cli@5 @swc/cli@0.5 @swc/core@1 tsup@8 depcheck@1 \
+    madge@8 typedoc@0.28 oxlint@0 jscpd@4 @babel/cli@7 @babel/core@7 @babel/preset-env@7 svgo@3 \
+    http-server@14)
+fi
+# The fifth fresh batch (cases/fresh5_*.yaml): more tools new to the corpus.
+fresh5_apt=(rubocop libperl-critic-perl protobuf-compiler xsltproc jsonnet composer checkstyle ccache
+  asciidoctor mandoc indent)
+apt_install "${fresh5_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'pytest-asyncio==1.*' 'pre-commit-hooks==6.*' 'detect-secrets==1.*' 'lizard==1.*' 'pipdeptree==2.*' \
+  'cookiecutter==2.*' 'towncrier==24.*' 'doit==0.*' 'yoyo-migrations==9.*' 'pyinstrument==5.*' \
+  'typos==1.*' 'green==4.*' 'bump-my-version==1.*' 'check-wheel-contents==0.*'
+if [[ ! -x "$tools/node/node_modules/.bin/uvu" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    cspell@8 tape@5 uvu@0.5 standard@17 @taplo/cli@0.7 sort-package-json@2 license-checker@25 js-yaml@4)
+fi
+# The sixth fresh batch (cases/fresh6_*.yaml): more tools new to the corpus (readelf, nm, objdump,
+# ar, sha256sum, envsubst, script, dmypy, stubgen, end-of-file-fixer, check-json, pretty-format-json,
+# tomlq, csvjson, virtualenv and pybabel come with packages installed above).
+fresh6_apt=(lz4 xxd binutils gettext-base)
+apt_install "${fresh6_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'diff-cover==11.*' 'virtualenv' 'babel' 'rich' 'tqdm'
+if [[ ! -x "$tools/node/node_modules/.bin/wait-on" ]]; then
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error \
+    knip@5 wait-on@8 sucrase@3)
+fi
+# The seventh fresh batch (cases/fresh7_*.yaml): more tools new to the corpus (jar, jshell, keytool,
+# gem, erb, podchecker, json_pp, mix, erlc, dune, msgfmt, gcov, ar, size, ctest, isutf8, mispipe,
+# timeout, md5sum, check-json, check-toml, jsonschema, pygmentize and csvgrep come with packages
+# installed above).
+fresh7_apt=(apache2-utils expect shunit2 netcat-openbsd gron)
+apt_install "${fresh7_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'httpie==3.*' 'gitlint-core==0.*' 'ast-grep-cli==0.*' 'cmakelang==0.*' \
+  'djlint==1.*' 'rust-just==1.*' 'cram==0.*' 'yamale==6.*'
+if [[ ! -x "$tools/node/node_modules/.bin/qunit" ]]; then
+  # --ignore-scripts: lefthook's postinstall would install its git hooks into the enclosing repo.
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
+    qunit@2 uglify-js@3 clean-css-cli@5 zx@8 lefthook@1 publint@0 jsonlint@1 html-minifier-terser@7)
+fi
+echo "tools ready in $tools"
