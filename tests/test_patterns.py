@@ -12,8 +12,13 @@ import pytest
 
 from autofix.cli import main
 from autofix.patterns.compiled import compile_rule
-from autofix.patterns.defaults import DEFAULT_RULES
-from autofix.patterns.loader import PATTERNS_ENV, PatternStore, load_file, validate_text
+from autofix.patterns.loader import (
+    DEFAULT_RULES,
+    PATTERNS_ENV,
+    PatternStore,
+    load_file,
+    validate_text,
+)
 from autofix.patterns.model import PatternFile, Rule
 from autofix.patterns.redos import can_match_newline, check_regex, required_literals
 
@@ -87,7 +92,7 @@ def test_builtin_rules_are_vetted() -> None:
     # First match wins: retries that ran out, retry notices, lines that only look like
     # summaries or warnings (a numbered job that failed, a passed test's name, a shell trace),
     # a fixer's success lines that hold a failure count, failure summaries, success summaries,
-    # noise, then errors (defaults.py says why).
+    # noise, then errors (builtin_rules.yaml says why).
     groups = [
         kind
         for k, kind in enumerate(r.kind for r in DEFAULT_RULES)
