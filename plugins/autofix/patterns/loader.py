@@ -1,11 +1,13 @@
 """Finding, validating and hot-reloading the pattern file, and keeping its last good copy.
 
 Path order: explicit argument > ``AUTOFIX_ERROR_PATTERNS`` > ``config/error_patterns.yaml``
-(resolved against ``AUTOFIX_HOME``) > built-in defaults. The built-in rules are a pattern file
-too, ``builtin_rules.yaml`` beside this module, read once per process (``DEFAULT_RULES``) with
-the same schema; being vetted by the tests, it skips the ReDoS check and may set ``engine_form``. ``PatternStore.current()`` stats the
+(resolved against ``AUTOFIX_HOME``) > built-in defaults. ``PatternStore.current()`` stats the
 file on every call and reloads on a change. One store per path per process
 (:func:`store_for`), so parsers built per call share it.
+
+The built-in rules are a pattern file too, ``builtin_rules.yaml`` beside this module, read once
+per process (``DEFAULT_RULES``) by the same :func:`validate_text`. Vetted by the tests, it is
+trusted: no ReDoS check at load, and its rules may set ``engine_form``.
 
 Last good: each time a pattern file loads, a copy of it is kept in the state folder
 (``AUTOFIX_STATE_DIR``, default ``<AUTOFIX_HOME>/logs/autofix/state``, next to the default
@@ -161,7 +163,7 @@ def _read_built_in_rules() -> tuple[Rule, ...]:
     return tuple(parsed.rules)
 
 
-# Parsed once per process, at import, as the Python rule modules were before.
+# Parsed once per process, at import; every rule set compiles from this tuple.
 DEFAULT_RULES: tuple[Rule, ...] = _read_built_in_rules()
 
 
