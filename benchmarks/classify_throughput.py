@@ -49,8 +49,7 @@ from autofix.classify.classifier import Classifier
 from autofix.parser import ResponseParser
 from autofix.patterns import engine
 from autofix.patterns.compiled import CompiledRules, compile_rules
-from autofix.patterns.defaults import DEFAULT_RULES
-from autofix.patterns.loader import PatternStore
+from autofix.patterns.loader import DEFAULT_RULES, PatternStore
 from autofix.patterns.model import PatternSettings
 from autofix.patterns.redos import required_literals
 

@@ -55,7 +55,6 @@ import regex  # noqa: E402
 from autofix.classify.blocks import BlockTracker, block_kind  # noqa: E402
 from autofix.patterns import engine as hs  # noqa: E402
 from autofix.patterns.compiled import compile_rules  # noqa: E402
-from autofix.patterns.defaults import DEFAULT_RULES, ENGINE_FORMS  # noqa: E402
 from autofix.patterns.engine import (  # noqa: E402
     _BAD_UTF8,
     _EOL,
@@ -63,6 +62,7 @@ from autofix.patterns.engine import (  # noqa: E402
     _python_only_syntax,
     long_line_ends,
 )
+from autofix.patterns.loader import DEFAULT_RULES  # noqa: E402
 from autofix.patterns.model import PatternSettings, Rule  # noqa: E402
 from autofix.patterns.redos import can_match_newline, required_literals  # noqa: E402
 
@@ -204,8 +204,8 @@ USER_RULES = [
 
 # Built-ins whose stdlib form uses a lookbehind or an end anchor inside an alternation, rewritten
 # for the engine: same verdict per line (checked against the stdlib form by --check), match runs
-# to the end of the line. The lead would keep these next to the rules in defaults.py.
-# (the built-ins' engine forms now live next to the rules: defaults.ENGINE_FORMS)
+# to the end of the line. They now live in the rules' records: builtin_rules.yaml's `engine_form`.
+ENGINE_FORMS = {rule.id: rule.engine_form for rule in DEFAULT_RULES if rule.engine_form}
 
 # Flag patterns (smallest ids: they win the per-line minimum). Each runs to the end of its line.
 F_CRLF = 0  # the chunk holds "\r\n" (reported once per scan): replace, scan again

@@ -15,9 +15,8 @@ from autofix.classify.classifier import Classifier
 from autofix.classify.normalize import normalize_line, normalize_text
 from autofix.classify.report import ClassifyReport
 from autofix.patterns.compiled import CompiledRules, ascii_lower, compile_rules
-from autofix.patterns.defaults import DEFAULT_RULES
 from autofix.patterns.engine import available as engine_available
-from autofix.patterns.loader import defaults
+from autofix.patterns.loader import DEFAULT_RULES, defaults
 from autofix.patterns.model import PatternSettings, Rule
 
 

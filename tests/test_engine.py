@@ -16,8 +16,7 @@ from autofix.classify.classifier import Classifier
 from autofix.classify.report import ClassifyReport
 from autofix.patterns import engine
 from autofix.patterns.compiled import CompiledRules, compile_rules
-from autofix.patterns.defaults import DEFAULT_RULES, ENGINE_FORMS
-from autofix.patterns.loader import defaults
+from autofix.patterns.loader import DEFAULT_RULES, defaults
 from autofix.patterns.model import PatternSettings, Rule
 
 pytestmark = pytest.mark.skipif(not engine.installed(), reason="needs the hyperscan wheel")
@@ -27,6 +26,8 @@ CAPTURES = sorted(
     (f"{run_id}.{stream}", data) for run_id, stream, data in iter_streams(load_runs(TOOL_CAPTURES))
 )
 BY_ID = {rule.id: rule for rule in DEFAULT_RULES}
+# The built-ins that carry a hand-written engine form (builtin_rules.yaml's `engine_form`).
+ENGINE_FORMS = {rule.id: rule.engine_form for rule in DEFAULT_RULES if rule.engine_form}
 
 # Bits of real output around each engine form's tricky spots: anchors, lookbehind stand-ins,
 # word boundaries and digits after a colon.

@@ -12,8 +12,14 @@ import pytest
 
 from autofix.cli import main
 from autofix.patterns.compiled import compile_rule
-from autofix.patterns.defaults import DEFAULT_RULES
-from autofix.patterns.loader import PATTERNS_ENV, PatternStore, load_file, validate_text
+from autofix.patterns.loader import (
+    BUILT_IN_RULES_PATH,
+    DEFAULT_RULES,
+    PATTERNS_ENV,
+    PatternStore,
+    load_file,
+    validate_text,
+)
 from autofix.patterns.model import PatternFile, Rule
 from autofix.patterns.redos import can_match_newline, check_regex, required_literals
 
@@ -87,7 +93,7 @@ def test_builtin_rules_are_vetted() -> None:
     # First match wins: retries that ran out, retry notices, lines that only look like
     # summaries or warnings (a numbered job that failed, a passed test's name, a shell trace),
     # a fixer's success lines that hold a failure count, failure summaries, success summaries,
-    # noise, then errors (defaults.py says why).
+    # noise, then errors (builtin_rules.yaml says why).
     groups = [
         kind
         for k, kind in enumerate(r.kind for r in DEFAULT_RULES)
@@ -263,3 +269,46 @@ def test_cli_patterns_explain(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "[my-noise]" in out and "ERROR" in out and "[my-error]" in out
     assert "1 noise, 1 neutral, 1 error" in out
+
+
+def test_built_in_rules_are_a_pattern_file_in_the_users_format() -> None:
+    parsed, problems = validate_text(BUILT_IN_RULES_PATH.read_text(encoding="utf-8"), trusted=True)
+    assert problems == [] and parsed is not None
+    assert tuple(parsed.rules) == DEFAULT_RULES
+    # Only the forms the engine cannot derive are written out.
+    assert any(rule.engine_form for rule in DEFAULT_RULES)
+
+
+def test_engine_form_is_for_built_in_rules_only() -> None:
+    text = GOOD + "    engine_form: '^boom \\d+$'\n"
+    parsed, problems = validate_text(text)
+    assert parsed is None
+    assert [(p.line, p.rule_id) for p in problems] == [(13, "my-error")]
+    assert "engine_form is for the built-in rules only; remove it" in problems[0].message
+    parsed, problems = validate_text(text, trusted=True)
+    assert parsed is not None and parsed.rules[1].engine_form == "^boom \\d+$"
+
+
+def test_cli_patterns_list_defaults_prints_a_users_pattern_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["patterns", "list", "--defaults"]) == 0
+    out = capsys.readouterr().out
+    parsed, problems = validate_text(out)  # as a user's file: no engine_form, every check
+    assert problems == [] and parsed is not None
+    without_form = [rule.model_copy(update={"engine_form": None}) for rule in DEFAULT_RULES]
+    assert parsed.rules == without_form
+    assert main(["patterns", "check", str(write(tmp_path / "copy.yaml", out))]) == 0
+
+
+def test_cli_patterns_list_shows_the_rules_in_effect(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["patterns", "list", str(write(tmp_path / "p.yaml", GOOD))]) == 0
+    out = capsys.readouterr().out
+    parsed, problems = validate_text(out)
+    assert problems == [] and parsed is not None
+    ids = [rule.id for rule in parsed.rules]
+    assert ids == ["my-noise", "my-error", *(rule.id for rule in DEFAULT_RULES)]
+    assert "2 user + " in out
+    assert main(["patterns", "list", "--defaults", str(tmp_path / "p.yaml")]) == 2

@@ -33,7 +33,7 @@ from browser_support import Steps, chromium, login, missing_browser_reason, new_
 from live_airflow import PASSWORD, ROOT, LiveAirflow
 
 from autofix.fixing import gitops
-from autofix.patterns.defaults import DEFAULT_RULES
+from autofix.patterns.loader import DEFAULT_RULES
 
 pytestmark = [
     pytest.mark.airflow,

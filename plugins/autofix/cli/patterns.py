@@ -1,16 +1,20 @@
-"""``autofix patterns check | explain | schema``."""
+"""``autofix patterns check | explain | list | suggest | schema``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from collections.abc import Iterable
 from typing import Any
+
+import yaml
 
 from autofix.errors import PatternFileError
 from autofix.patterns import engine
-from autofix.patterns.loader import load_file
-from autofix.patterns.model import PatternFile
+from autofix.patterns.loader import BUILT_IN_RULES_PATH, DEFAULT_RULES, load_file, rule_count
+from autofix.patterns.model import PatternFile, Rule
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
@@ -47,6 +51,17 @@ def register(subparsers: Any) -> None:
         "--write", default=None, metavar="FILE", help="append them to FILE after a backup"
     )
     suggest.set_defaults(func=run_suggest)
+    lister = sub.add_parser(
+        "list",
+        help="print rules in the pattern file's format: those in effect, or the built-ins",
+    )
+    lister.add_argument(
+        "file", nargs="?", default=None, help="pattern file (default: the usual lookup)"
+    )
+    lister.add_argument(
+        "--defaults", action="store_true", help="only the built-in rules, in the order checked"
+    )
+    lister.set_defaults(func=run_list)
     schema = sub.add_parser("schema", help="print the pattern file's JSON Schema")
     schema.set_defaults(func=run_schema)
     patterns.set_defaults(func=lambda _args: (patterns.print_help(sys.stderr), EXIT_USAGE)[1])
@@ -162,6 +177,58 @@ def run_suggest(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     saved = f" (backup: {backup})" if backup else ""
     print(f"# {added} rule(s) appended to {args.write}{saved}")
+    return EXIT_OK
+
+
+def _scalar(value: Any) -> str:
+    """One YAML value on one line, quoted only where YAML needs it (lists in flow style)."""
+    text = yaml.safe_dump(value, allow_unicode=True, width=math.inf, default_flow_style=True)
+    return text.removesuffix("\n...\n").removesuffix("\n")
+
+
+def render_rules(rules: Iterable[Rule]) -> str:
+    """``rules:`` items as a user writes them: the fields that differ from the schema's
+    defaults, in the schema's order. ``engine_form`` is left out: a user's file may not set it."""
+    lines = []
+    for rule in rules:
+        fields = rule.model_dump(exclude_defaults=True, exclude={"engine_form"})
+        for k, (name, value) in enumerate(fields.items()):
+            lines.append(f"{'  - ' if k == 0 else '    '}{name}: {_scalar(value)}")
+    return "".join(f"{line}\n" for line in lines)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    if args.defaults:
+        if args.file:
+            print("give a pattern file or --defaults, not both", file=sys.stderr)
+            return EXIT_USAGE
+        print(
+            f"# The {len(DEFAULT_RULES)} built-in rules, in the order they are checked (after "
+            "your rules, under `mode: extend`),\n"
+            f"# from the package's patterns/{BUILT_IN_RULES_PATH.name}. Copy any into your "
+            "pattern file's `rules:`;\n"
+            "# `engine_form`, which only the built-in rules may set, is left out.\nrules:"
+        )
+        print(render_rules(DEFAULT_RULES), end="")
+        return EXIT_OK
+    try:
+        rules = load_file(args.file) if args.file else load_default()
+    except PatternFileError as exc:
+        print(f"{exc.path}: invalid pattern file", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    user = [c.rule for c in rules.compiled if not c.trusted]
+    built_in = [c.rule for c in rules.compiled if c.trusted]
+    print(f"# The rules in effect, in the order they are checked: {rule_count(rules)}.\nrules:")
+    if user:
+        print(f"  # from {rules.source}")
+        print(render_rules(user), end="")
+    if built_in:
+        print("  # built-in (autofix patterns list --defaults)")
+        print(render_rules(built_in), end="")
+    if not user and not built_in:
+        print("  []")
     return EXIT_OK
 
 

@@ -17,7 +17,6 @@ import ahocorasick_rs
 import regex
 
 from autofix.patterns import engine as hs
-from autofix.patterns.defaults import ENGINE_FORMS
 from autofix.patterns.model import PatternSettings, Rule
 from autofix.patterns.redos import line_prefixes, required_literals
 
@@ -88,7 +87,7 @@ def engine_plan(rule: Rule, trusted: bool) -> hs.EngineRule | None:
     compiled together at first use), so only user regexes get a trial compile here."""
     if not hs.installed():
         return None
-    form = ENGINE_FORMS.get(rule.id) if trusted else None
+    form = rule.engine_form if trusted else None
     if trusted and form is None and rule.type == "regex":
         form = rule.pattern if rule.pattern.endswith("$") else f"(?:{rule.pattern})[^\\n]*$"
     return hs.plan_rule(rule.type, rule.pattern, rule.case_sensitive, form)

@@ -189,7 +189,7 @@ def plan_rule(
 ) -> EngineRule:
     """The mode a rule runs in, decided at load: the static shape first, then a trial compile."""
     caseless = not case_sensitive
-    if engine_form is not None:  # a built-in's hand-written form (defaults.ENGINE_FORMS)
+    if engine_form is not None:  # a built-in's hand-written form (its `engine_form`)
         return EngineRule(MODE_ENGINE, (engine_form,), caseless)
     if rule_type == "substring":
         return EngineRule(MODE_ENGINE, (f"(?:{re.escape(pattern)}){_EOL}",), caseless)

@@ -5,6 +5,10 @@ Path order: explicit argument > ``AUTOFIX_ERROR_PATTERNS`` > ``config/error_patt
 file on every call and reloads on a change. One store per path per process
 (:func:`store_for`), so parsers built per call share it.
 
+The built-in rules are a pattern file too, ``builtin_rules.yaml`` beside this module, read once
+per process (``DEFAULT_RULES``) by the same :func:`validate_text`. Vetted by the tests, it is
+trusted: no ReDoS check at load, and its rules may set ``engine_form``.
+
 Last good: each time a pattern file loads, a copy of it is kept in the state folder
 (``AUTOFIX_STATE_DIR``, default ``<AUTOFIX_HOME>/logs/autofix/state``, next to the default
 audit log). When the file turns invalid, a store keeps the rules it already has; a new process
@@ -28,8 +32,7 @@ from pydantic import ValidationError
 from autofix import config, yamlfile
 from autofix.errors import ConfigFileError, PatternFileError
 from autofix.patterns.compiled import CompiledRules, compile_rules
-from autofix.patterns.defaults import DEFAULT_RULES
-from autofix.patterns.model import PatternFile, PatternSettings
+from autofix.patterns.model import TRUSTED, PatternFile, PatternSettings, Rule
 from autofix.patterns.redos import check_regex
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,7 @@ DEFAULT_STATE_DIR = "logs/autofix/state"
 DEFAULTS_SOURCE = "defaults"
 MAX_PATTERN_FILE_BYTES = yamlfile.MAX_CONFIG_BYTES
 EMPTY_FILE = "the file has no `rules:` list (empty or cut short?); write `rules: []` for none"
+BUILT_IN_RULES_PATH = Path(__file__).with_name("builtin_rules.yaml")
 
 
 @dataclass(frozen=True)
@@ -57,10 +61,6 @@ class Problem:
         return f"{where}{rule}{self.message}"
 
 
-def defaults() -> CompiledRules:
-    return compile_rules([], PatternSettings(), DEFAULTS_SOURCE, DEFAULT_RULES)
-
-
 def _rule_id(raw: Any, loc: tuple[int | str, ...]) -> str | None:
     if len(loc) >= 2 and loc[0] == "rules" and isinstance(loc[1], int) and isinstance(raw, dict):
         rules = raw.get("rules")
@@ -70,8 +70,13 @@ def _rule_id(raw: Any, loc: tuple[int | str, ...]) -> str | None:
     return None
 
 
-def validate_text(text: str, source: str = "<text>") -> tuple[PatternFile | None, list[Problem]]:
-    """Parse and check a pattern file's text; every problem is reported, with lines."""
+def validate_text(
+    text: str, source: str = "<text>", trusted: bool = False
+) -> tuple[PatternFile | None, list[Problem]]:
+    """Parse and check a pattern file's text; every problem is reported, with lines.
+
+    ``trusted``: the package's built-in rules, vetted by the tests: no ReDoS check (it costs
+    ~160 ms a load), and ``engine_form`` is allowed."""
     try:
         root, raw = yamlfile.parse(text, source)
     except ConfigFileError as exc:
@@ -83,7 +88,7 @@ def validate_text(text: str, source: str = "<text>") -> tuple[PatternFile | None
         return None, [Problem("the top level must be a mapping with a `rules:` list", 1)]
     duplicates = _duplicate_problems(root, raw)
     try:
-        parsed = PatternFile.model_validate(raw)
+        parsed = PatternFile.model_validate(raw, context={TRUSTED: trusted})
     except ValidationError as exc:
         problems = []
         for item in exc.errors():
@@ -94,8 +99,8 @@ def validate_text(text: str, source: str = "<text>") -> tuple[PatternFile | None
             problems.append(
                 Problem(f"{field}: {item['msg']}", yamlfile.line_of(root, loc), _rule_id(raw, loc))
             )
-        return None, problems + duplicates + _regex_problems(root, raw)
-    problems = _regex_problems(root, raw)
+        return None, problems + duplicates + ([] if trusted else _regex_problems(root, raw))
+    problems = [] if trusted else _regex_problems(root, raw)
     return (None if problems else parsed), problems
 
 
@@ -141,6 +146,29 @@ def _regex_problems(root: Any, raw: dict[Any, Any]) -> list[Problem]:
                 Problem(message, yamlfile.line_of(root, ("rules", index, "pattern")), rule_id)
             )
     return problems
+
+
+def _read_built_in_rules() -> tuple[Rule, ...]:
+    """The built-in rules, in order, from the package's data file."""
+    name = str(BUILT_IN_RULES_PATH)
+    try:
+        text = yamlfile.read_text(BUILT_IN_RULES_PATH, "built-in rules", MAX_PATTERN_FILE_BYTES)
+    except ConfigFileError as exc:
+        raise PatternFileError(
+            name, [Problem(f"{exc.reason}; reinstall airflow-autofix", exc.line)]
+        ) from None
+    parsed, problems = validate_text(text, name, trusted=True)
+    if parsed is None:
+        raise PatternFileError(name, problems)
+    return tuple(parsed.rules)
+
+
+# Parsed once per process, at import; every rule set compiles from this tuple.
+DEFAULT_RULES: tuple[Rule, ...] = _read_built_in_rules()
+
+
+def defaults() -> CompiledRules:
+    return compile_rules([], PatternSettings(), DEFAULTS_SOURCE, DEFAULT_RULES)
 
 
 def _load(path: str | Path, source: str | None = None) -> tuple[CompiledRules, str]:

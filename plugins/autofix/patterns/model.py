@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 # noise: harmless. error: evidence of failure. retry: harmless, and the error block just before
 # it (or the block it heads) was retried, so it no longer counts. failure_summary: a tool's own
@@ -16,6 +16,8 @@ Stream = Literal["stderr", "stdout"]
 # For error rules: fatal evidence (a crash, the OOM killer) is never outweighed by a summary;
 # vacuous evidence (the tool ran nothing) is outweighed by any success summary.
 Weight = Literal["error", "fatal", "vacuous"]
+# Validation context that marks the package's own, vetted rules (patterns/builtin_rules.yaml).
+TRUSTED = "trusted"
 
 
 class Rule(BaseModel):
@@ -35,12 +37,25 @@ class Rule(BaseModel):
     # built-in generic error rules only look at stderr.
     streams: list[Stream] | None = None
     weight: Weight = "error"
+    # Built-in rules only: the rule as the engine runs it, where the derived form cannot be
+    # used (a lookbehind, an end anchor inside an alternation); tests/test_engine.py checks it.
+    engine_form: str | None = Field(default=None, min_length=1, max_length=1000)
 
-    @field_validator("pattern")
+    @field_validator("pattern", "engine_form")
     @classmethod
-    def _single_line(cls, value: str) -> str:
-        if "\n" in value or "\r" in value:
+    def _single_line(cls, value: str | None) -> str | None:
+        if value is not None and ("\n" in value or "\r" in value):
             raise ValueError("rules match one line at a time; a pattern cannot contain a newline")
+        return value
+
+    @field_validator("engine_form")
+    @classmethod
+    def _built_in_only(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and not (info.context or {}).get(TRUSTED):
+            raise ValueError(
+                "engine_form is for the built-in rules only; remove it: autofix works out how "
+                "the engine runs your rule (`autofix patterns check FILE` shows it)"
+            )
         return value
 
     @field_validator("operations")
@@ -101,33 +116,3 @@ class PatternFile(PatternSettings):
 
     def settings(self) -> PatternSettings:
         return PatternSettings.model_validate(self.model_dump(exclude={"rules"}))
-
-
-def built_in_rule(
-    id: str,
-    kind: str,
-    type: str,
-    pattern: str,
-    reason: str,
-    case_sensitive: bool = True,
-    both_streams: bool = False,
-    weight: str = "error",
-    streams: tuple[str, ...] | None = None,
-) -> Rule:
-    """A built-in rule (patterns/defaults.py); keyword names follow the YAML's."""
-    # Built-in errors apply only to stderr unless marked, because a plain command's stdout is
-    # its output, where words like "Error:" are ordinary text; every other kind, to both.
-    if streams is None:
-        streams = None if kind != "error" or both_streams else ("stderr",)
-    return Rule.model_validate(
-        {
-            "id": id,
-            "kind": kind,
-            "type": type,
-            "pattern": pattern,
-            "reason": reason,
-            "case_sensitive": case_sensitive,
-            "streams": None if streams is None else list(streams),
-            "weight": weight,
-        }
-    )
