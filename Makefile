@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 LLM_STAMP := $(VENV)/.installed-local-llm
 export AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES := airflow.* autofix.*
 
-.PHONY: venv test lint typecheck pytest chromium demo up clean llm-up llm-down llm-status agent-clis
+.PHONY: venv test test-fast lint typecheck pytest chromium demo up clean llm-up llm-down llm-status agent-clis
 
 venv: $(STAMP)
 
@@ -30,9 +30,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict plugins/autofix
 
-# The end-to-end matrix runs the real agent CLIs: installed first (a no-op when current).
+# Every layer (pyproject's markers): unit and airflow on two workers, then the end-to-end
+# layer, then the agent-CLI matrix alone (its worker processes take every core). Every step
+# runs, and the target fails if any did. The real agent CLIs are installed first (a no-op when
+# current).
 pytest: $(LLM_STAMP) agent-clis
-	$(BIN)/pytest
+	@status=0; \
+	$(BIN)/pytest -m "not e2e" || status=1; \
+	$(BIN)/pytest -m e2e --ignore=tests/test_e2e_real_clis.py || status=1; \
+	$(BIN)/pytest -n 0 tests/test_e2e_real_clis.py || status=1; \
+	exit $$status
+
+# The inner loop: the unit layer only, property tests at a tenth of their examples; no
+# Airflow, agent CLIs or local model needed.
+test-fast: $(STAMP)
+	AUTOFIX_FAST_TESTS=1 $(BIN)/pytest -m unit -q
 
 # The browser test (tests/test_ui_browser.py) drives Debian's Chromium through Playwright; nothing
 # is downloaded at run time. Installed once when missing, which needs root and apt-get; when it

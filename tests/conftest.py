@@ -6,13 +6,9 @@ test module imports airflow.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import tempfile
-from collections.abc import Generator, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -38,59 +34,43 @@ if state_dir is None or (
     _INHERITED_HOME is not None and state_dir == str(Path(_INHERITED_HOME) / "autofix-state")
 ):
     os.environ["AUTOFIX_STATE_DIR"] = str(_AIRFLOW_HOME / "autofix-state")
-# One folder per run, shared by the xdist workers (they inherit it): the machine lock's files.
-_RUN_DIR = Path(
-    os.environ.setdefault("AUTOFIX_TEST_RUN_DIR", tempfile.mkdtemp(prefix="autofix-run-"))
-)
 _XDIST = "PYTEST_XDIST_WORKER" in os.environ
+# `make test-fast` (the inner loop): property tests run a tenth of their examples.
+FAST = os.environ.get("AUTOFIX_FAST_TESTS") == "1"
+
+
+def examples(count: int) -> int:
+    """A property test's example count: all of them under `make test`, a tenth in test-fast."""
+    return max(25, count // 10) if FAST else count
+
 
 # Under xdist (pyproject's addopts: --dist loadfile) the files are handed out in this order,
 # then the rest in collection order: the longest ones first, so no worker is left with one at
-# the end. The exclusive matrix comes first and the second file has only short tests, so the
-# matrix waits for one short test, not for a long module fixture (see _machine_lock).
+# the end.
 _FIRST_FILES = (
-    "test_e2e_real_clis.py",  # exclusive: ~4 min of agent CLIs on every core
     "test_agent_captures.py",
-    "test_ui_browser.py",
     "test_autonomous_fixing.py",
     "test_fuzz_parsers.py",
+    "test_classify.py",
+    "test_secret_probe.py",
+    "test_ui_browser.py",
     "test_scheduler_live.py",
     "test_local_llm.py",
     "test_sample_project.py",
     "test_checks.py",
 )
+_LAYERS = ("airflow", "e2e")
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m selects by these markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not _XDIST:
-        return
-    rank = {name: index for index, name in enumerate(_FIRST_FILES)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: file order kept
-
-
-@contextmanager
-def _machine_lock(exclusive: bool) -> Iterator[None]:
-    """Shared for an ordinary test, exclusive for an ``exclusive`` one (file locks, so across
-    the xdist workers). The gate stops new tests from starting while an exclusive one waits for
-    the running ones to end; closing the files releases the locks."""
-    with (_RUN_DIR / "gate.lock").open("a") as gate, (_RUN_DIR / "machine.lock").open("a") as lock:
-        if exclusive:
-            fcntl.flock(gate, fcntl.LOCK_EX)
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        else:
-            fcntl.flock(gate, fcntl.LOCK_SH)
-            fcntl.flock(lock, fcntl.LOCK_SH)
-            fcntl.flock(gate, fcntl.LOCK_UN)
-        yield
-
-
-# tryfirst: outside pytest-timeout's wrapper, so waiting for the lock is not test time.
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[Any]:
-    if not _XDIST:
-        return (yield)
-    with _machine_lock(item.get_closest_marker("exclusive") is not None):
-        return (yield)
+    # The three layers (pyproject's markers): a test neither airflow nor e2e is a unit test.
+    for item in items:
+        if not any(item.get_closest_marker(layer) for layer in _LAYERS):
+            item.add_marker(pytest.mark.unit)
+    if _XDIST:
+        rank = {name: index for index, name in enumerate(_FIRST_FILES)}
+        items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable
 
 
 @pytest.fixture

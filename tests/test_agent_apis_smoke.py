@@ -117,6 +117,7 @@ def test_every_scenario_builds() -> None:
 MISSING = missing_reason()
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 @pytest.mark.parametrize("cli", ["claude", "codex", "gemini"])
 def test_real_cli_answers_from_the_fake_api(cli: str, tmp_path: Path) -> None:

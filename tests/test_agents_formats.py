@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -541,7 +542,7 @@ def test_wrapper_cancel_pre_run_error_and_fatal() -> None:
 # -- robustness --------------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     name=st.sampled_from(["claude", "codex", "gemini", "wrapper"]),
     lines=st.lists(st.text(max_size=80), max_size=12),

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from audit_support import NOW, TM, attempt, webhook_server
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -264,14 +265,14 @@ _PIECES = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(_PIECES) | st.text(max_size=12), max_size=25))
 def test_redaction_hints_never_change_the_result(parts: list[str]) -> None:
     text = "".join(parts)
     assert redact_module.mask_shapes(text) == _ungated(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(
         st.lists(st.sampled_from([*_PIECES, "=", ":", '"', "\t", "  "]), max_size=6).map("".join)

@@ -218,6 +218,7 @@ def test_live_stats_per_attempt() -> None:
     assert all(tags and tags["operation"] == "fix" for _, _, tags in stats.calls)
 
 
+@pytest.mark.airflow
 def test_airflow_stats_adapter(monkeypatch: pytest.MonkeyPatch) -> None:
     import airflow.sdk  # noqa: F401  (inside Airflow: outside, the sink is NullStats)
 

@@ -31,6 +31,8 @@ from autofix.fixing.checks.report import group_issues, render_issues
 from autofix.fixing.checks.run import run_check, run_checks
 from autofix.fixing.checks.tools import normalize_check
 
+E2E = pytest.mark.e2e  # runs the real ruff, mypy, pytest or npm on a scratch project
+
 
 def _write(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
@@ -95,6 +97,7 @@ def py_project(tmp_path: Path) -> Path:
     return _write(tmp_path / "proj", PY_PROJECT)
 
 
+@E2E
 def test_real_python_tools_report_parsed_issues(py_project: Path) -> None:
     reports = run_checks(py_project, ["ruff", "mypy", "pytest"], timeout=120)
     by_tool = {r.tool: r for r in reports}
@@ -131,6 +134,7 @@ def test_real_python_tools_report_parsed_issues(py_project: Path) -> None:
     assert not (py_project / ".pytest_cache").exists()
 
 
+@E2E
 def test_clean_project_is_ok(tmp_path: Path) -> None:
     project = _write(
         tmp_path,
@@ -151,6 +155,7 @@ def test_clean_project_is_ok(tmp_path: Path) -> None:
     assert error_count(reports) == 0
 
 
+@E2E
 def test_pytest_with_no_tests_is_ok_with_a_warning(tmp_path: Path) -> None:
     project = _write(tmp_path, {"pyproject.toml": "[tool.pytest.ini_options]\n"})
     report = run_check(project, "pytest", timeout=120)
@@ -160,6 +165,7 @@ def test_pytest_with_no_tests_is_ok_with_a_warning(tmp_path: Path) -> None:
     assert report.error_count == 0
 
 
+@E2E
 def test_mypy_text_fallback_with_real_mypy(
     py_project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -224,6 +230,7 @@ def test_secrets_in_tool_output_are_redacted(tmp_path: Path) -> None:
     assert secret not in report.model_dump_json()
 
 
+@E2E
 @pytest.mark.skipif(shutil.which("npm") is None, reason="npm not installed")
 def test_real_npm_test_exit_code_and_key_line(tmp_path: Path) -> None:
     project = _write(
@@ -436,6 +443,7 @@ def test_tool_lookup_prefers_project_venv(tmp_path: Path) -> None:
     assert os.access(checks.find_tool("mypy", Path("/nonexistent")) or "", os.X_OK)
 
 
+@E2E
 def test_syntax_error_is_reported_by_every_tool_and_rendered_first(tmp_path: Path) -> None:
     project = _write(
         tmp_path,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import regex
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -384,7 +385,7 @@ lines_strategy = st.lists(
 ).map(lambda lines: "".join(line.replace("\n", " ").replace("\r", " ") + "\n" for line in lines))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=lines_strategy,
     which=st.sampled_from(["defaults", "fast", "slow"]),
@@ -415,7 +416,7 @@ def _explained(
     return report, [(v.line_no, v.verdict, v.rule_id, v.in_block) for v in classifier.explained]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=lines_strategy,
     which=st.sampled_from(["defaults", "fast", "slow"]),
@@ -459,7 +460,7 @@ def test_cache_skipped_once_a_rule_is_disabled() -> None:
     assert again == run("aab\n", rules, verdict_cache=False, engine=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     text=st.lists(
         st.sampled_from(["\x1b", "\x9b", "[", "31m", "\n", "]0;t", "\x07", "\\", "a", "\r", "é"]),
@@ -489,7 +490,7 @@ def test_anchored_keys_only_count_at_line_start() -> None:
     ]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.binary(max_size=2000), size=st.integers(min_value=1, max_value=64))
 def test_arbitrary_bytes_never_crash_and_chunking_is_invisible(data: bytes, size: int) -> None:
     whole = run(data)

@@ -39,8 +39,8 @@ MATRIX_BUDGET_S = 300.0
 
 pytestmark = [
     pytest.mark.airflow,
+    pytest.mark.e2e,  # its worker processes take every core: `make test` runs it alone
     pytest.mark.timeout(900),  # the matrix itself is held to MATRIX_BUDGET_S below
-    pytest.mark.exclusive,  # its worker processes take every core: nothing may run beside it
     pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
 ]
 CASES = matrix_cases()

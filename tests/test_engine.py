@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import examples
 from corpus.reader import TOOL_CAPTURES, iter_streams, load_runs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -58,7 +59,7 @@ def stdlib_matches(rule_id: str, line: str) -> bool:
     return re.search(rule.pattern.encode(), line.encode(), flags) is not None
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rule_id=st.sampled_from(sorted(ENGINE_FORMS)),
     line=st.lists(st.sampled_from(FORM_FRAGMENTS), max_size=10).map("".join),

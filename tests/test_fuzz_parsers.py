@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
@@ -44,9 +45,9 @@ TOTAL_EXAMPLES = (
 assert TOTAL_EXAMPLES >= 30_000
 
 
-def fuzz(examples: int) -> Any:
+def fuzz(count: int) -> Any:
     return settings(
-        max_examples=examples,
+        max_examples=examples(count),
         derandomize=True,
         database=None,
         deadline=None,
@@ -359,6 +360,7 @@ def test_fuzz_budget() -> None:
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.airflow
 def test_an_answer_with_serde_reserved_keys_round_trips_through_xcom_serde() -> None:
     from airflow.sdk.serde import deserialize, serialize
 

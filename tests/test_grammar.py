@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
@@ -33,7 +34,7 @@ def inside(value: float, lo: int | None, hi: int | None) -> bool:
 bound = st.one_of(st.none(), st.integers(-3000, 3000))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lo=bound, hi=bound, values=st.lists(st.integers(-5000, 5000), min_size=20, max_size=60))
 def test_integer_rule_accepts_exactly_the_range(
     lo: int | None, hi: int | None, values: list[int]
@@ -47,7 +48,7 @@ def test_integer_rule_accepts_exactly_the_range(
     assert not accepts(rule, "007") and not accepts(rule, "1e3")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(lo=bound, hi=bound, quarters=st.lists(st.integers(-20000, 20000), min_size=20, max_size=60))
 def test_number_rule_accepts_exactly_the_range(
     lo: int | None, hi: int | None, quarters: list[int]

@@ -21,6 +21,8 @@ from autofix.devtools.local_llm import MODEL_NAME, LocalServer
 from autofix.result import RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
 
+pytestmark = pytest.mark.e2e  # the real local model (llama.cpp)
+
 FEW_SHOT = """Trading strategies as JSON. name is snake_case; indicators lists at least 2 indicators; period is 1 to 250; threshold is 0 to 100.
 
 Idea: RSI and SMA: buy oversold dips while price is above the 200-day average

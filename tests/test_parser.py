@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -195,7 +196,7 @@ NOISE_LINES = [
     lines=st.lists(st.sampled_from(NOISE_LINES), min_size=1, max_size=30),
     operation=st.text(max_size=10),
 )
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_noise_only_is_success(lines: list[str], operation: str) -> None:
     result = classify_output(0, "\n".join(lines) + "\n", operation=operation)
     assert result.success and result.noise_lines == len(lines) and result.error_lines == 0

@@ -19,6 +19,8 @@ from autofix.fixing.checks.run import run_checks
 from autofix.fixing.circuit import IterationRecord, LoopState, evaluate
 from autofix.fixing.gitops import commit_all, commits_between, head, init_scratch_copy, is_clean
 
+pytestmark = pytest.mark.e2e  # the real ruff, mypy and pytest on the sample project
+
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_project"
 
 BEFORE = [

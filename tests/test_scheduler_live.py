@@ -27,7 +27,7 @@ import pytest
 
 from autofix.fixing import gitops
 
-pytestmark = [pytest.mark.airflow, pytest.mark.timeout(420)]
+pytestmark = [pytest.mark.airflow, pytest.mark.e2e, pytest.mark.timeout(420)]
 
 ROOT = Path(__file__).resolve().parent.parent
 AIRFLOW = Path(sys.executable).with_name("airflow")

@@ -37,6 +37,7 @@ from autofix.patterns.loader import DEFAULT_RULES
 
 pytestmark = [
     pytest.mark.airflow,
+    pytest.mark.e2e,
     pytest.mark.timeout(600),
     pytest.mark.skipif(missing_browser_reason() is not None, reason=str(missing_browser_reason())),
 ]

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -156,7 +157,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     value=st.dictionaries(st.text(max_size=8), json_values, min_size=1, max_size=4),
     indent=st.booleans(),
