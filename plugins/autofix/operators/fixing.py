@@ -43,6 +43,7 @@ from autofix.fixing.steps import (
     summary_failures,
     summary_step,
 )
+from autofix.fixing.summary import ProjectSummary
 from autofix.fixing.testconfig import TestConfig, TestConfigCache, cache_for
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
@@ -85,11 +86,15 @@ def name_project(context: Context, plan: ProjectPlan) -> None:
     context[PROJECT_NAME] = plan.name or Path(plan.project_path).name  # type: ignore[literal-required]
 
 
-def pull_prepared(context: Context, task_id: str) -> Prepared:
+def pull_prepared(
+    context: Context,
+    task_id: str,
+    missing: str = "prepare has no result for this project; see its log",
+) -> Prepared:
     """prepare's result for this task's project; names the project for the map index."""
     raw = pull_here(context, sibling_id(task_id, "prepare"))
     if raw is None:
-        raise AirflowFailException("prepare has no result for this project; see its log")
+        raise AirflowFailException(missing)
     prepared = Prepared.model_validate(raw)
     name_project(context, prepared.plan)
     return prepared
@@ -328,13 +333,8 @@ class SummaryOperator(BaseOperator):
         return last
 
     def execute(self, context: Context) -> dict[str, Any]:
-        raw = pull_here(context, sibling_id(self.task_id, "prepare"))
-        if raw is None:
-            raise AirflowFailException(
-                "[summary] prepare did not finish (see its log); nothing changed"
-            )
-        prepared = Prepared.model_validate(raw)
-        name_project(context, prepared.plan)
+        missing = "[summary] prepare did not finish (see its log); nothing changed"
+        prepared = pull_prepared(context, self.task_id, missing)
         last = self._last_status(context)
         summary = summary_step(
             load_task_config(self.task_id),
@@ -344,6 +344,10 @@ class SummaryOperator(BaseOperator):
             failures=summary_failures(last, lambda name: self._failed_result(context, name)),
             log=self.log,
         )
+        return self._push(context, summary)
+
+    def _push(self, context: Context, summary: ProjectSummary) -> dict[str, Any]:
+        """The summary as the return value, or, unless the project is clean, failing the task."""
         value = summary.model_dump(mode="json")
         if not summary.ok:  # a failed task pushes no return value: keep the summary readable
             context["ti"].xcom_push(key=SUMMARY_KEY, value=value)
