@@ -15,4 +15,11 @@ def get_provider_info() -> dict[str, Any]:
         "and fix their own invalid output.",
         "versions": [__version__],
         "plugins": [{"name": "autofix", "plugin-class": "autofix.plugin.AutofixPlugin"}],
+        # Informational (Airflow discovers hooks by connection type; this one reads any type).
+        "hooks": [
+            {
+                "integration-name": "OpenAI-compatible endpoint",
+                "python-modules": ["autofix.hooks.openai_endpoint"],
+            }
+        ],
     }

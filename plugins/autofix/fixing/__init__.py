@@ -1,6 +1,7 @@
 """The autonomous-fixing application: an agent fixes a repository's checks, one commit at a time.
 
-The ``autonomous_fixing`` DAG wires one task per step (``autofix.operators.fixing``)::
+The ``autonomous_fixing`` DAG wires one task per step (``autofix.operators.fixing``), and each
+task calls its step's function in ``steps``::
 
     plan → prepare → configure_hooks → discover_tests → check_0 → fix_1 → check_1 → … → summary
 
@@ -10,6 +11,7 @@ The ``autonomous_fixing`` DAG wires one task per step (``autofix.operators.fixin
 - ``testconfig``: discover_tests' answer, its cache, and the checks a run uses.
 - ``loop``: a check snapshot per iteration and the loop state; ``circuit`` says when to stop.
 - ``summary``: each project's outcome, written per run.
+- ``steps``: each step as functions the operators call: values in, values out.
 - ``checks/``: the real check tools, run and parsed; ``gitops``: the git calls.
 
 Values crossing task boundaries are plain JSON dicts of these models, so the Airflow UI shows

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from autofix.config import resolve
+from autofix.config import AutofixConfig, resolve
 from autofix.fixing import gitops
 from autofix.fixing.circuit import LoopState
 from autofix.fixing.loop import LoopStatus, commits_since
@@ -99,6 +99,15 @@ def summarize(
         agent_calls=calls,
         audit=audit,
     )
+
+
+def audit_location(config: AutofixConfig) -> str:
+    """Where this run's audit records are, as ``autofix report --store`` accepts it."""
+    if config.audit.store == "s3":
+        return f"s3://{config.audit.bucket}/{config.audit.prefix}"
+    if config.audit.store == "memory":
+        return "memory (not kept)"
+    return str(resolve(config.audit.path))
 
 
 def _tools(counts: Mapping[str, int]) -> str:

@@ -1,5 +1,8 @@
 """Airflow glue for the ``autonomous_fixing`` DAG: one task per step of ``autofix.fixing``.
 
+Each operator pulls its step's inputs from XCom, calls the step's function in
+``autofix.fixing.steps`` and pushes what it returns; a ``FixingError`` fails the task at once.
+
 Every task after ``plan`` runs inside a task group mapped over the run's projects, so each
 reads its siblings' XComs at its own map index; each fix/check pair sits in its own group
 ``iteration_<n>`` so the Graph view folds the unrolled loop. Every task names its project in
@@ -12,29 +15,36 @@ shows it while the task runs.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from airflow.sdk import BaseOperator, TriggerRule
 from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException
 
-from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
-from autofix.fixing.loop import (
-    LoopStatus,
-    advance,
-    baseline,
-    commits_since,
-    fix_skip_reason,
-    snapshot,
+from autofix.fixing.loop import LoopStatus
+from autofix.fixing.plan import ProjectPlan
+from autofix.fixing.prepare import Prepared
+from autofix.fixing.steps import (
+    PlannedCall,
+    cached_or_call,
+    check_step,
+    discover_call,
+    fix_call,
+    fix_commits,
+    hooks_call,
+    hooks_verified,
+    keep_test_config,
+    plan_step,
+    prepare_step,
+    summary_failures,
+    summary_step,
 )
-from autofix.fixing.plan import HOOKS_FILE, ProjectPlan, plan_projects
-from autofix.fixing.prepare import Prepared, prepare, verify_hooks
-from autofix.fixing.prompts import discover_prompt, fix_prompt, hooks_prompt
-from autofix.fixing.summary import agent_calls, render_summary, summarize, write_summary
-from autofix.fixing.testconfig import TestConfig, cache_for, choose_checks
+from autofix.fixing.summary import ProjectSummary
+from autofix.fixing.testconfig import TestConfig, TestConfigCache, cache_for
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.redact import redact
@@ -76,11 +86,15 @@ def name_project(context: Context, plan: ProjectPlan) -> None:
     context[PROJECT_NAME] = plan.name or Path(plan.project_path).name  # type: ignore[literal-required]
 
 
-def pull_prepared(context: Context, task_id: str) -> Prepared:
+def pull_prepared(
+    context: Context,
+    task_id: str,
+    missing: str = "prepare has no result for this project; see its log",
+) -> Prepared:
     """prepare's result for this task's project; names the project for the map index."""
     raw = pull_here(context, sibling_id(task_id, "prepare"))
     if raw is None:
-        raise AirflowFailException("prepare has no result for this project; see its log")
+        raise AirflowFailException(missing)
     prepared = Prepared.model_validate(raw)
     name_project(context, prepared.plan)
     return prepared
@@ -102,8 +116,15 @@ def pull_test_config(context: Context, task_id: str) -> TestConfig | None:
     return None if raw is None else TestConfig.model_validate(raw)
 
 
-def _fail(operation: str, exc: Exception) -> AirflowFailException:
-    return AirflowFailException(f"[{operation}] {exc}")
+@contextmanager
+def step_failure(operation: str, *also: type[Exception]) -> Iterator[None]:
+    """A step that cannot go on fails the task at once, with the step's message: a retry
+    would not help (``also``: the other errors this step reports the same way)."""
+    errors: tuple[type[Exception], ...] = (FixingError, *also)
+    try:
+        yield
+    except errors as exc:
+        raise AirflowFailException(f"[{operation}] {exc}") from exc
 
 
 class PlanProjectsOperator(BaseOperator):
@@ -117,24 +138,13 @@ class PlanProjectsOperator(BaseOperator):
 
     def execute(self, context: Context) -> list[dict[str, Any]]:
         config = load_task_config(self.task_id)
-        try:
-            plans = plan_projects(
-                dict(context["params"]),
+        with step_failure(self.task_id):
+            plans = plan_step(
+                context["params"],
                 config,
                 run_id=str(context["run_id"]),
                 max_iterations_cap=self.max_iterations_cap,
-            )
-        except FixingError as exc:
-            raise _fail(self.task_id, exc) from exc
-        for plan in plans:
-            self.log.info(
-                "project %d: %s (agent %s, branch %s, max_iterations %d, checks %s)",
-                plan.index,
-                plan.project_path,
-                plan.agent,
-                plan.work_branch,
-                plan.max_iterations,
-                ", ".join(plan.checks) or "discovered",
+                log=self.log,
             )
         return [plan.model_dump(mode="json") for plan in plans]
 
@@ -150,49 +160,29 @@ class PrepareOperator(BaseOperator):
         self.plan = plan  # a mapped argument: one plan dict per map index
 
     def execute(self, context: Context) -> dict[str, Any]:
-        try:
+        with step_failure("prepare", ValueError):
             plan = ProjectPlan.model_validate(self.plan)
             name_project(context, plan)
-            prepared = prepare(plan)
-        except (FixingError, ValueError) as exc:
-            raise _fail("prepare", exc) from exc
-        how = "created" if prepared.branch_created else "resumed"
-        self.log.info(
-            "%s: clean, branch %s %s at %s",
-            prepared.plan.project_path,
-            prepared.plan.work_branch,
-            how,
-            prepared.base_sha[:12],
-        )
+            prepared = prepare_step(plan, self.log)
         return prepared.model_dump(mode="json")
-
-
-@dataclass(frozen=True)
-class AgentCall:
-    """What to ask this project's agent; ``prompt`` None: no call is needed, for ``reason``."""
-
-    prepared: Prepared
-    prompt: str | None
-    timeout: float
-    reason: str = ""
 
 
 class _ProjectAgentOperator(AIWrapperOperator):
     """An agent call on this map index's project; agent, cwd and options come from prepare.
 
-    ``agent_call`` decides the prompt when the templates are rendered (before ``execute``), so
-    the Rendered Templates tab shows it during the run; being built after Jinja ran, error text
-    quoted in it is never read as a template."""
+    ``agent_call`` plans the call when the templates are rendered (before ``execute``), so
+    the Rendered Templates tab shows the prompt during the run; being built after Jinja ran,
+    error text quoted in it is never read as a template."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("prompt", "")
         super().__init__(**kwargs)
-        self._call: AgentCall | None = None
+        self._call: PlannedCall | None = None
 
-    def agent_call(self, context: Context) -> AgentCall:
+    def agent_call(self, context: Context) -> PlannedCall:
         raise NotImplementedError
 
-    def planned_call(self, context: Context) -> AgentCall:
+    def planned_call(self, context: Context) -> PlannedCall:
         if self._call is None:
             self._call = self.agent_call(context)
         return self._call
@@ -209,7 +199,7 @@ class _ProjectAgentOperator(AIWrapperOperator):
             return
         self.prompt = call.prompt or f"(no agent call: {call.reason})"
 
-    def run_for(self, context: Context, call: AgentCall) -> ParseResult:
+    def run_for(self, context: Context, call: PlannedCall) -> ParseResult:
         """Run the agent on this project with the planned prompt."""
         plan = call.prepared.plan
         spec = replace(
@@ -231,15 +221,8 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
         kwargs.setdefault("operation", "configure_hooks")
         super().__init__(**kwargs)
 
-    def agent_call(self, context: Context) -> AgentCall:
-        prepared = pull_prepared(context, self.task_id)
-        plan = prepared.plan
-        timeout = plan.timeouts.configure_hooks
-        project = Path(plan.project_path)
-        if (project / HOOKS_FILE).is_file():
-            return AgentCall(prepared, None, timeout, f"{HOOKS_FILE} already exists in {project}")
-        checks = plan.checks or choose_checks(plan, None)[0]
-        return AgentCall(prepared, hooks_prompt(plan, checks), timeout)
+    def agent_call(self, context: Context) -> PlannedCall:
+        return hooks_call(pull_prepared(context, self.task_id))
 
     def execute(self, context: Context) -> dict[str, Any] | None:  # type: ignore[override]
         call = self.planned_call(context)
@@ -247,14 +230,8 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
             self.log.info("%s: no agent call", redact(call.reason))
             return None
         result = self.run_for(context, call)
-        project = Path(call.prepared.plan.project_path)
-        try:
-            sha = verify_hooks(project)
-        except (FixingError, GitError) as exc:
-            raise _fail(self.operation, exc) from exc
-        if sha:
-            self.log.warning("the agent left %s uncommitted; committed it as %s", HOOKS_FILE, sha)
-        self.log.info("verified: %s exists", project / HOOKS_FILE)
+        with step_failure(self.operation, GitError):
+            hooks_verified(call.prepared, self.log)
         return to_xcom(result)
 
 
@@ -266,37 +243,25 @@ class DiscoverTestsOperator(_ProjectAgentOperator):
         kwargs.setdefault("operation", "discover_tests")
         super().__init__(**kwargs)
 
-    def agent_call(self, context: Context) -> AgentCall:
+    def _cache(self, plan: ProjectPlan) -> TestConfigCache:
+        return cache_for(plan, load_task_config(self.operation, self.config_path))
+
+    def agent_call(self, context: Context) -> PlannedCall:
         prepared = pull_prepared(context, self.task_id)
-        plan = prepared.plan
-        lookup = cache_for(plan, load_task_config(self.operation, self.config_path)).get(
-            plan.project_path
-        )
-        timeout = plan.timeouts.discover_tests
-        if lookup.config is not None:
-            return AgentCall(prepared, None, timeout, f"test config cache {lookup.reason}")
-        return AgentCall(prepared, discover_prompt(plan), timeout, f"cache: {lookup.reason}")
+        return discover_call(prepared, self._cache(prepared.plan))
 
     def execute(self, context: Context) -> dict[str, Any] | None:  # type: ignore[override]
-        call = self.planned_call(context)
-        plan = call.prepared.plan
-        cache = cache_for(plan, load_task_config(self.operation, self.config_path))
-        ti = context["ti"]
-        if call.prompt is None:
-            lookup = cache.get(plan.project_path)
-            if lookup.config is not None:
-                self.log.info("%s: no agent call", redact(call.reason))
-                ti.xcom_push(key=TEST_CONFIG_KEY, value=lookup.config.model_dump(mode="json"))
-                return None
-            call = replace(call, prompt=discover_prompt(plan))  # the entry went stale meanwhile
+        planned = self.planned_call(context)
+        cache = self._cache(planned.prepared.plan)
+        call = cached_or_call(planned, cache)
+        if isinstance(call, TestConfig):  # pushed alone: there is no ParseResult to carry it
+            self.log.info("%s: no agent call", redact(planned.reason))
+            context["ti"].xcom_push(key=TEST_CONFIG_KEY, value=call.model_dump(mode="json"))
+            return None
         self.log.info("test config %s", redact(call.reason))
         result = self.run_for(context, call)
-        try:
-            test_config = TestConfig.model_validate(result.data)
-        except ValueError as exc:  # fail-safe: a "success" without a valid answer is not one
-            raise _fail(self.operation, exc) from exc
-        path = cache.put(plan.project_path, test_config)
-        self.log.info("test config %s cached at %s", test_config.model_dump(), path)
+        with step_failure(self.operation):
+            keep_test_config(call.prepared.plan, cache, result.data, self.log)
         return to_xcom(result)  # its data is the test config: pushed once
 
 
@@ -311,41 +276,11 @@ class CheckOperator(BaseOperator):
 
     def execute(self, context: Context) -> dict[str, Any]:
         prepared = pull_prepared(context, self.task_id)
-        plan = prepared.plan
-        previous: LoopStatus | None = None
-        try:
-            if self.iteration == 0:
-                checks, source = choose_checks(plan, pull_test_config(context, self.task_id))
-                self.log.info("checks (from %s): %s", source, ", ".join(checks))
-            else:
-                previous = pull_status(context, self.task_id, self.iteration - 1)
-                if previous is None:
-                    raise FixingError(f"check_{self.iteration - 1} has no result")
-                checks = previous.checks
-            current = snapshot(plan.project_path, checks, plan.timeouts.checks)
-        except FixingError as exc:
-            raise _fail(self.task_id, exc) from exc
-        self.log.info("::group::%d error(s): %s", current.errors, current.by_tool)
-        self.log.info("%s", current.rendered)
-        self.log.info("::endgroup::")
-        for problem in current.tool_problems:
-            self.log.warning("check tool problem: %s", problem)
-        if previous is None:
-            status = baseline(current, checks, plan.max_iterations)
-        else:
-            status = advance(previous, current)
-            record = status.records[-1]
-            self.log.info(
-                "fix_%d: %s, errors %d → %d%s",
-                record.iteration,
-                f"new HEAD {record.head_after[:12]}" if record.new_commit else "NO new commit",
-                record.errors_before,
-                record.errors_after,
-                "" if record.productive else f" (no progress: {record.why_unproductive()})",
-            )
-            if current.dirty and not record.new_commit:
-                self.log.warning("uncommitted changes left by the agent: %s", current.dirty[:10])
-        self.log.info("loop: %s: %s", status.state.value, status.verdict.reason)
+        first = self.iteration == 0
+        test_config = pull_test_config(context, self.task_id) if first else None
+        previous = None if first else pull_status(context, self.task_id, self.iteration - 1)
+        with step_failure(self.task_id):
+            status = check_step(prepared.plan, self.iteration, previous, test_config, self.log)
         return status.model_dump(mode="json")
 
 
@@ -357,33 +292,18 @@ class FixOperator(_ProjectAgentOperator):
         super().__init__(**kwargs)
         self.iteration = iteration
 
-    def agent_call(self, context: Context) -> AgentCall:
+    def agent_call(self, context: Context) -> PlannedCall:
         prepared = pull_prepared(context, self.task_id)
-        plan = prepared.plan
         previous = pull_status(context, self.task_id, self.iteration - 1)
-        reason = fix_skip_reason(previous, self.iteration)
-        if reason is not None or previous is None:
-            return AgentCall(prepared, None, plan.timeouts.fix, str(reason))
-        prompt = fix_prompt(plan, previous, pull_test_config(context, self.task_id))
-        return AgentCall(prepared, prompt, plan.timeouts.fix)
+        test_config = pull_test_config(context, self.task_id)
+        return fix_call(prepared, self.iteration, previous, test_config)
 
     def execute(self, context: Context) -> dict[str, Any]:
         call = self.planned_call(context)
         if call.prompt is None:
             raise AirflowSkipException(f"fix_{self.iteration} not needed: {call.reason}")
-        head = pull_status(context, self.task_id, self.iteration - 1)
-        assert head is not None  # agent_call planned a prompt only with check_<n-1>'s status
         result = self.run_for(context, call)
-        commits = commits_since(call.prepared.plan.project_path, head.snapshot.head)
-        if commits:
-            for commit in commits:
-                self.log.info("new commit %s %s", commit.sha[:12], redact(commit.subject))
-        else:
-            self.log.warning(
-                "fix_%d made no new commit (HEAD still %s): counts as no progress",
-                self.iteration,
-                head.snapshot.head[:12],
-            )
+        commits = fix_commits(call, self.iteration, self.log)
         # The commits belong to this fix's record; readers of the ParseResult ignore the key.
         return {**to_xcom(result), "commits": [c.model_dump(mode="json") for c in commits]}
 
@@ -402,72 +322,37 @@ class SummaryOperator(BaseOperator):
         task_id = sibling_id(self.task_id, name)
         return coerce_result(pull_here(context, task_id, FAILED_RESULT_KEY), task_id)
 
-    def _failures(self, context: Context, last: LoopStatus | None) -> list[str]:
-        if last is None:
-            found = [
-                result.error_message
-                for name in ("configure_hooks", "discover_tests")
-                if (result := self._failed_result(context, name)) is not None
-            ]
-            return found or ["configure_hooks, discover_tests or check_0 failed; see their logs"]
-        if last.verdict.stop:
-            return []
-        step = last.iteration + 1
-        failed = self._failed_result(context, f"fix_{step}")
-        if failed is not None:
-            return [failed.error_message]
-        return [f"fix_{step} or check_{step} did not finish; see their logs"]
-
-    def execute(self, context: Context) -> dict[str, Any]:
-        from autofix.audit.report import build_report, render
-        from autofix.audit.stores import build_store
-
-        raw = pull_here(context, sibling_id(self.task_id, "prepare"))
-        if raw is None:
-            raise AirflowFailException(
-                "[summary] prepare did not finish (see its log); nothing changed"
-            )
-        prepared = Prepared.model_validate(raw)
-        name_project(context, prepared.plan)
+    def _last_status(self, context: Context) -> LoopStatus | None:
+        """The last check that ran (they run in order: stop at the first that did not)."""
         last: LoopStatus | None = None
-        for n in range(self.iterations + 1):  # stop at the first check that did not run
+        for n in range(self.iterations + 1):
             status = pull_status(context, self.task_id, n)
             if status is None:
                 break
             last = status
-        config = load_task_config(self.task_id)
-        run_id = str(context["run_id"])
-        store = build_store(config.audit)
-        project = prepared.plan.project_path
-        interactions = [
-            item
-            for item in store.by_trace(run_id)
-            if str(item.envelope.context.get("cwd") or "") == project
-        ]
-        report = build_report(interactions, store=store.describe(), since=None)
-        summary = summarize(
-            run_id=run_id,
+        return last
+
+    def execute(self, context: Context) -> dict[str, Any]:
+        missing = "[summary] prepare did not finish (see its log); nothing changed"
+        prepared = pull_prepared(context, self.task_id, missing)
+        last = self._last_status(context)
+        summary = summary_step(
+            load_task_config(self.task_id),
+            run_id=str(context["run_id"]),
             prepared=prepared,
             status=last,
-            failures=self._failures(context, last),
-            calls=agent_calls(interactions, project),
-            audit=audit_location(config),
+            failures=summary_failures(last, lambda name: self._failed_result(context, name)),
+            log=self.log,
         )
-        summary = write_summary(summary, config.fixing.runs_dir, render(report, "markdown"))
-        self.log.info("summary:\n%s", render_summary(summary))
+        return self._push(context, summary)
+
+    def _push(self, context: Context, summary: ProjectSummary) -> dict[str, Any]:
+        """The summary as the return value, or, unless the project is clean, failing the task."""
         value = summary.model_dump(mode="json")
         if not summary.ok:  # a failed task pushes no return value: keep the summary readable
             context["ti"].xcom_push(key=SUMMARY_KEY, value=value)
             raise AirflowFailException(
-                f"[summary] {project}: {summary.outcome}: {summary.reason} (report: {summary.report})"
+                f"[summary] {summary.project_path}: {summary.outcome}: {summary.reason} "
+                f"(report: {summary.report})"
             )
         return value
-
-
-def audit_location(config: AutofixConfig) -> str:
-    """Where this run's audit records are, as ``autofix report --store`` accepts it."""
-    if config.audit.store == "s3":
-        return f"s3://{config.audit.bucket}/{config.audit.prefix}"
-    if config.audit.store == "memory":
-        return "memory (not kept)"
-    return str(resolve(config.audit.path))

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from airflow.sdk import BaseOperator
 from airflow.sdk.exceptions import AirflowFailException
 
+from autofix.agents.openai.endpoint import endpoint_settings
 from autofix.agents.registry import format_class
 from autofix.config import AutofixConfig, load_config, resolve
 from autofix.errors import AgentRetryLater, ConfigError
+from autofix.hooks.openai_endpoint import OpenAIEndpointHook
 from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
 from autofix.operators.retry_policy import AgentPermanentError, AgentRetryPolicy, describe_wait
@@ -21,7 +23,6 @@ from autofix.redact import (
     RedactedLog,
     redact,
     register_environment,
-    register_secret,
     register_secrets,
     secret_env_values,
 )
@@ -117,7 +118,8 @@ class AIWrapperOperator(BaseOperator):
     ``ParseResultBranchOperator`` decide.
 
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
-    ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key.
+    ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key
+    (read by ``OpenAIEndpointHook``).
     ``agent_clis_dir``: the CLIs ``make agent-clis`` pinned (e.g. ``".agents"``, relative to
     AUTOFIX_HOME), used when the agent's command is not on PATH; unset, nothing is looked up.
     """
@@ -216,24 +218,7 @@ class AIWrapperOperator(BaseOperator):
         """(env, agent options) from ``conn_id``: the key goes into the env, masked, never logged."""
         if not self.conn_id:
             return {}, {}
-        from airflow.sdk import BaseHook
-
-        bridge_airflow_masker()
-        conn = BaseHook.get_connection(self.conn_id)
-        options: dict[str, Any] = {}
-        env: dict[str, str] = {}
-        extra = conn.extra_dejson or {}
-        base_url = extra.get("base_url") or conn.host
-        if base_url and "base_url" not in self.agent_options:
-            if "://" not in base_url:
-                port = f":{conn.port}" if conn.port else ""
-                base_url = f"{conn.schema or 'https'}://{base_url}{port}/v1"
-            options["base_url"] = base_url
-        if conn.password:
-            key_env = str(self.agent_options.get("api_key_env") or "OPENAI_API_KEY")
-            register_secret(conn.password)  # and Airflow's mask_secret, through the bridge
-            env[key_env] = conn.password
-        return env, options
+        return endpoint_settings(OpenAIEndpointHook(self.conn_id).get_conn(), self.agent_options)
 
     def _spec(self, context: Context) -> AgentTaskSpec:
         conn_env, conn_options = self._connection_settings()
@@ -313,7 +298,11 @@ class AIWrapperOperator(BaseOperator):
                 describe_wait(max_wait_s),
             )
             result = result.model_copy(update={"retry_after_s": max_wait_s})
-        verdict = "success" if result.success else redact(failure_line(result, self, ti))
+        verdict = (
+            "success"
+            if result.success
+            else redact(failure_line(result, self, ti, context.get("dag_run")))
+        )
         remember_try(context, result, verdict, self.log)  # type: ignore[arg-type]
         if result.success or not self.fail_on_error:
             return result

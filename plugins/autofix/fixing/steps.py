@@ -1,0 +1,290 @@
+"""Each step of the ``autonomous_fixing`` DAG as plain functions: values in, values out.
+
+The operators (``autofix.operators.fixing``) pull a step's inputs from XCom, call its function
+here and push what it returns. A step that cannot go on raises ``FixingError`` with what to do
+next; the operator turns that into the task's failure. Log lines go to the ``log`` each step is
+given (the task log, under Airflow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from autofix.audit.report import build_report, render
+from autofix.audit.stores import build_store
+from autofix.config import AutofixConfig
+from autofix.errors import FixingError
+from autofix.fixing.gitops import Commit
+from autofix.fixing.loop import (
+    LoopStatus,
+    advance,
+    baseline,
+    commits_since,
+    fix_skip_reason,
+    snapshot,
+)
+from autofix.fixing.plan import HOOKS_FILE, ProjectPlan, plan_projects
+from autofix.fixing.prepare import Prepared, prepare, verify_hooks
+from autofix.fixing.prompts import discover_prompt, fix_prompt, hooks_prompt
+from autofix.fixing.summary import (
+    ProjectSummary,
+    agent_calls,
+    audit_location,
+    render_summary,
+    summarize,
+    write_summary,
+)
+from autofix.fixing.testconfig import TestConfig, TestConfigCache, choose_checks
+from autofix.redact import redact
+from autofix.result import ParseResult
+
+
+class StepLog(Protocol):
+    """What a step logs through: a ``logging.Logger`` or Airflow's task logger."""
+
+    def info(self, message: Any, /, *args: Any) -> Any: ...
+
+    def warning(self, message: Any, /, *args: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """What to ask this project's agent; ``prompt`` None: no call is needed, for ``reason``.
+
+    ``head`` is HEAD before a fix call: the commits after it are the fix's."""
+
+    prepared: Prepared
+    prompt: str | None
+    timeout: float
+    reason: str = ""
+    head: str = ""
+
+
+# -- plan, prepare ------------------------------------------------------------------------------
+
+
+def plan_step(
+    params: Mapping[str, Any],
+    config: AutofixConfig,
+    *,
+    run_id: str,
+    max_iterations_cap: int,
+    log: StepLog,
+) -> list[ProjectPlan]:
+    """The run's projects (params, else ``fixing.projects``), one plan each, logged."""
+    plans = plan_projects(
+        dict(params), config, run_id=run_id, max_iterations_cap=max_iterations_cap
+    )
+    for plan in plans:
+        log.info(
+            "project %d: %s (agent %s, branch %s, max_iterations %d, checks %s)",
+            plan.index,
+            plan.project_path,
+            plan.agent,
+            plan.work_branch,
+            plan.max_iterations,
+            ", ".join(plan.checks) or "discovered",
+        )
+    return plans
+
+
+def prepare_step(plan: ProjectPlan, log: StepLog) -> Prepared:
+    """A clean tree on the work branch (created, or resumed when it exists)."""
+    prepared = prepare(plan)
+    how = "created" if prepared.branch_created else "resumed"
+    log.info(
+        "%s: clean, branch %s %s at %s",
+        prepared.plan.project_path,
+        prepared.plan.work_branch,
+        how,
+        prepared.base_sha[:12],
+    )
+    return prepared
+
+
+# -- configure_hooks --------------------------------------------------------------------------
+
+
+def hooks_call(prepared: Prepared) -> PlannedCall:
+    """Ask for pre-commit hooks unless the project has its hooks file already."""
+    plan = prepared.plan
+    timeout = plan.timeouts.configure_hooks
+    project = Path(plan.project_path)
+    if (project / HOOKS_FILE).is_file():
+        return PlannedCall(prepared, None, timeout, f"{HOOKS_FILE} already exists in {project}")
+    checks = plan.checks or choose_checks(plan, None)[0]
+    return PlannedCall(prepared, hooks_prompt(plan, checks), timeout)
+
+
+def hooks_verified(prepared: Prepared, log: StepLog) -> None:
+    """Trust the file, not the agent: it exists, and what the agent left uncommitted is
+    committed. Raises FixingError (no file) or GitError."""
+    project = Path(prepared.plan.project_path)
+    sha = verify_hooks(project)
+    if sha:
+        log.warning("the agent left %s uncommitted; committed it as %s", HOOKS_FILE, sha)
+    log.info("verified: %s exists", project / HOOKS_FILE)
+
+
+# -- discover_tests ---------------------------------------------------------------------------
+
+
+def discover_call(prepared: Prepared, cache: TestConfigCache) -> PlannedCall:
+    """Ask how the tests run unless the cache holds a fresh answer."""
+    plan = prepared.plan
+    lookup = cache.get(plan.project_path)
+    timeout = plan.timeouts.discover_tests
+    if lookup.config is not None:
+        return PlannedCall(prepared, None, timeout, f"test config cache {lookup.reason}")
+    return PlannedCall(prepared, discover_prompt(plan), timeout, f"cache: {lookup.reason}")
+
+
+def cached_or_call(call: PlannedCall, cache: TestConfigCache) -> TestConfig | PlannedCall:
+    """At run time: the cached answer a planned no-call relied on, else the call to make
+    (the planned one, or a new one when the entry went stale meanwhile)."""
+    if call.prompt is not None:
+        return call
+    lookup = cache.get(call.prepared.plan.project_path)
+    if lookup.config is not None:
+        return lookup.config
+    return replace(call, prompt=discover_prompt(call.prepared.plan))
+
+
+def keep_test_config(plan: ProjectPlan, cache: TestConfigCache, data: Any, log: StepLog) -> None:
+    """The agent's answer, validated and cached. A "success" without a valid answer is not
+    one (fail-safe): FixingError with the field errors."""
+    try:
+        test_config = TestConfig.model_validate(data)
+    except ValueError as exc:
+        raise FixingError(str(exc)) from exc
+    path = cache.put(plan.project_path, test_config)
+    log.info("test config %s cached at %s", test_config.model_dump(), path)
+
+
+# -- check_<n>, fix_<n> -----------------------------------------------------------------------
+
+
+def check_step(
+    plan: ProjectPlan,
+    iteration: int,
+    previous: LoopStatus | None,
+    test_config: TestConfig | None,
+    log: StepLog,
+) -> LoopStatus:
+    """Run the real check tools: check_0 is the baseline (its checks chosen from the params,
+    discover_tests' answer or the files), check_<n> records fix_<n>'s effect."""
+    if iteration == 0:
+        checks, source = choose_checks(plan, test_config)
+        log.info("checks (from %s): %s", source, ", ".join(checks))
+    else:
+        if previous is None:
+            raise FixingError(f"check_{iteration - 1} has no result")
+        checks = previous.checks
+    current = snapshot(plan.project_path, checks, plan.timeouts.checks)
+    log.info("::group::%d error(s): %s", current.errors, current.by_tool)
+    log.info("%s", current.rendered)
+    log.info("::endgroup::")
+    for problem in current.tool_problems:
+        log.warning("check tool problem: %s", problem)
+    if previous is None:
+        status = baseline(current, checks, plan.max_iterations)
+    else:
+        status = advance(previous, current)
+        record = status.records[-1]
+        log.info(
+            "fix_%d: %s, errors %d → %d%s",
+            record.iteration,
+            f"new HEAD {record.head_after[:12]}" if record.new_commit else "NO new commit",
+            record.errors_before,
+            record.errors_after,
+            "" if record.productive else f" (no progress: {record.why_unproductive()})",
+        )
+        if current.dirty and not record.new_commit:
+            log.warning("uncommitted changes left by the agent: %s", current.dirty[:10])
+    log.info("loop: %s: %s", status.state.value, status.verdict.reason)
+    return status
+
+
+def fix_call(
+    prepared: Prepared, iteration: int, previous: LoopStatus | None, test_config: TestConfig | None
+) -> PlannedCall:
+    """fix_<n>'s prompt from check_<n-1>'s grouped errors; no call once the loop is done."""
+    plan = prepared.plan
+    reason = fix_skip_reason(previous, iteration)
+    if reason is not None or previous is None:
+        return PlannedCall(prepared, None, plan.timeouts.fix, str(reason))
+    prompt = fix_prompt(plan, previous, test_config)
+    return PlannedCall(prepared, prompt, plan.timeouts.fix, head=previous.snapshot.head)
+
+
+def fix_commits(call: PlannedCall, iteration: int, log: StepLog) -> list[Commit]:
+    """The commits fix_<n> made; none counts as no progress (check_<n> records it)."""
+    commits = commits_since(call.prepared.plan.project_path, call.head)
+    for commit in commits:
+        log.info("new commit %s %s", commit.sha[:12], redact(commit.subject))
+    if not commits:
+        log.warning(
+            "fix_%d made no new commit (HEAD still %s): counts as no progress",
+            iteration,
+            call.head[:12],
+        )
+    return commits
+
+
+# -- summary ----------------------------------------------------------------------------------
+
+
+def summary_failures(
+    last: LoopStatus | None, failed: Callable[[str], ParseResult | None]
+) -> list[str]:
+    """Why the project did not finish: the failed agent step's message, else which steps to
+    read. ``last`` is the last check that ran; ``failed(step)`` is a step's failed result."""
+    if last is None:
+        found = [
+            result.error_message
+            for name in ("configure_hooks", "discover_tests")
+            if (result := failed(name)) is not None
+        ]
+        return found or ["configure_hooks, discover_tests or check_0 failed; see their logs"]
+    if last.verdict.stop:
+        return []
+    step = last.iteration + 1
+    result = failed(f"fix_{step}")
+    if result is not None:
+        return [result.error_message]
+    return [f"fix_{step} or check_{step} did not finish; see their logs"]
+
+
+def summary_step(
+    config: AutofixConfig,
+    *,
+    run_id: str,
+    prepared: Prepared,
+    status: LoopStatus | None,
+    failures: list[str],
+    log: StepLog,
+) -> ProjectSummary:
+    """The project's outcome with its agent calls from the run's audit records, written under
+    ``fixing.runs_dir`` with the run's audit report, and logged."""
+    store = build_store(config.audit)
+    project = prepared.plan.project_path
+    interactions = [
+        item
+        for item in store.by_trace(run_id)
+        if str(item.envelope.context.get("cwd") or "") == project
+    ]
+    report = build_report(interactions, store=store.describe(), since=None)
+    summary = summarize(
+        run_id=run_id,
+        prepared=prepared,
+        status=status,
+        failures=failures,
+        calls=agent_calls(interactions, project),
+        audit=audit_location(config),
+    )
+    summary = write_summary(summary, config.fixing.runs_dir, render(report, "markdown"))
+    log.info("summary:\n%s", render_summary(summary))
+    return summary

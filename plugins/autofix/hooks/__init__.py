@@ -1,0 +1,7 @@
+"""Airflow hooks: Airflow Connections read into the plain values autofix's core takes."""
+
+from __future__ import annotations
+
+from autofix.hooks.openai_endpoint import OpenAIEndpointHook
+
+__all__ = ["OpenAIEndpointHook"]
