@@ -10,17 +10,16 @@ try's ParseResult.
 
 from __future__ import annotations
 
-import logging
 import math
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from types import SimpleNamespace
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from autofix.redact import redact
 from autofix.result import AttemptSpend, FailureKind, ParseResult, RetryClass, Status
 
 if TYPE_CHECKING:
+    import logging
+
     from airflow.sdk import BaseOperator, Context
 
 TRY_KEY = "try_{}"
@@ -80,54 +79,12 @@ def _seconds(value: timedelta | float | None) -> float | None:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
-@dataclass(frozen=True)
-class FailedTry:
-    """What Airflow's retry schedule hashes into its per-try jitter."""
-
-    dag_id: str
-    task_id: str
-    logical_date: datetime | None
-    try_number: int
-
-
-def failed_try(ti: Any, dag_run: Any) -> FailedTry | None:
-    """This try as Airflow's scheduler will see it; None outside a run (no dag run)."""
-    dag_id, task_id = getattr(ti, "dag_id", None), getattr(ti, "task_id", None)
-    if dag_run is None or not isinstance(dag_id, str) or not isinstance(task_id, str):
-        return None
-    logical_date = getattr(dag_run, "logical_date", None)
-    if isinstance(logical_date, datetime):  # as the scheduler's database row prints it
-        logical_date = datetime.fromisoformat(logical_date.astimezone(UTC).isoformat())
-    return FailedTry(dag_id, task_id, logical_date, int(getattr(ti, "try_number", 1) or 1))
-
-
-def airflow_retry_delay(task: BaseOperator, failed: FailedTry) -> float:
-    """Seconds from this try's end to the next try, as Airflow's scheduler computes them.
-
-    The Task SDK exposes the settings (``retry_delay``, ``retry_exponential_backoff``,
-    ``max_retry_delay``) but no function for the schedule, so this calls Airflow's own
-    implementation, ``airflow.models.taskinstance.TaskInstance.next_retry_datetime``, on a
-    stand-in for this try's task instance (no database involved)."""
-    from airflow.models.taskinstance import TaskInstance
-
-    end = datetime.now(UTC)
-    stand_in = SimpleNamespace(
-        task=task,
-        dag_id=failed.dag_id,
-        task_id=failed.task_id,
-        logical_date=failed.logical_date,
-        try_number=failed.try_number,
-        end_date=end,
-        retry_delay_override=None,  # the retry policy's wait is retry_after_s, handled first
-        log=logging.getLogger(__name__),
-    )
-    next_try: datetime = TaskInstance.next_retry_datetime(stand_in)  # type: ignore[arg-type,no-untyped-call]
-    return (next_try - end).total_seconds()
-
-
-def _delay_range(task: BaseOperator, try_number: int) -> str:
-    """The delays Airflow may choose when the try is not known: its jitter hashes the try's
-    identity (``TaskInstance.next_retry_datetime``), so a range of them."""
+def retry_delay(task: BaseOperator, try_number: int, retry_after_s: float | None = None) -> str:
+    """When Airflow starts the next try: ``retry_after_s`` when the output asked for it (the
+    retry policy waits that long), else the task's ``retry_delay`` with exponential backoff,
+    as ``TaskInstance.next_retry_datetime`` computes it (a range: it adds a per-try jitter)."""
+    if retry_after_s is not None:
+        return duration(retry_after_s)
     delay = _seconds(task.retry_delay) or 0.0
     factor = float(task.retry_exponential_backoff or 0)
     cap = _seconds(task.max_retry_delay)
@@ -143,23 +100,7 @@ def _delay_range(task: BaseOperator, try_number: int) -> str:
     return f"{first}–{last}" if last.endswith(f" {unit}") else f"{first} {unit} – {last}"
 
 
-def retry_delay(
-    task: BaseOperator,
-    try_number: int,
-    retry_after_s: float | None = None,
-    failed: FailedTry | None = None,
-) -> str:
-    """When Airflow starts the next try: ``retry_after_s`` when the output asked for it (the
-    retry policy waits that long), else Airflow's own figure for this try (``failed``), else,
-    outside a run, the range Airflow's jitter allows."""
-    if retry_after_s is not None:
-        return duration(retry_after_s)
-    if failed is not None:
-        return duration(airflow_retry_delay(task, failed))
-    return _delay_range(task, try_number)
-
-
-def failure_line(result: ParseResult, task: BaseOperator, ti: Any, dag_run: Any = None) -> str:
+def failure_line(result: ParseResult, task: BaseOperator, ti: Any) -> str:
     """One line for a failed try: kind, what Airflow does next and when, which try."""
     try_number = int(getattr(ti, "try_number", 1) or 1)
     retries = int(getattr(ti, "max_tries", None) or task.retries or 0)
@@ -168,8 +109,7 @@ def failure_line(result: ParseResult, task: BaseOperator, ti: Any, dag_run: Any 
     if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
         label = "transient" if result.retry_class is RetryClass.TRANSIENT else "failed"
         if try_number <= retries:
-            wait = getattr(result, "retry_after_s", None)
-            when = retry_delay(task, try_number, wait, failed_try(ti, dag_run))
+            when = retry_delay(task, try_number, getattr(result, "retry_after_s", None))
             return f"{label} ({kind}): Airflow retries in {when}, try {try_number} of {tries}"
         return f"{label} ({kind}): no retries left, try {try_number} of {tries}: the task fails"
     reason = (result.error_message or result.status.value).splitlines()[0]

@@ -298,11 +298,7 @@ class AIWrapperOperator(BaseOperator):
                 describe_wait(max_wait_s),
             )
             result = result.model_copy(update={"retry_after_s": max_wait_s})
-        verdict = (
-            "success"
-            if result.success
-            else redact(failure_line(result, self, ti, context.get("dag_run")))
-        )
+        verdict = "success" if result.success else redact(failure_line(result, self, ti))
         remember_try(context, result, verdict, self.log)  # type: ignore[arg-type]
         if result.success or not self.fail_on_error:
             return result
