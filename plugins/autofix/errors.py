@@ -22,15 +22,14 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
                                            Airflow retries it, logging one line, no traceback
 
 This module is the package's ground floor: every module may import it, and it imports nothing
-from autofix (tests/test_import_graph.py). So an error carries plain values (``Problem``, the
-one value type kept here), or the caller's own objects typed ``Any``, and it does not redact: whoever puts outside text (a command's
+from autofix (tests/test_import_graph.py). So an error carries plain values, or the caller's
+own objects typed ``Any``, and it does not redact: whoever puts outside text (a command's
 stderr, an agent's answer) into an error redacts it first, as it does for a log line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 
@@ -53,24 +52,11 @@ class ConfigFileError(ConfigError):
         super().__init__(f"{path}: {where}{reason}")
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a pattern file."""
-
-    message: str
-    line: int | None = None
-    rule_id: str | None = None
-
-    def __str__(self) -> str:
-        where = f"line {self.line}: " if self.line else ""
-        rule = f"rule {self.rule_id!r}: " if self.rule_id else ""
-        return f"{where}{rule}{self.message}"
-
-
 class PatternFileError(ConfigError):
-    """A pattern file that cannot be used; ``problems`` lists everything wrong with it."""
+    """A pattern file that cannot be used; ``problems`` lists everything wrong with it
+    (``autofix.patterns.loader.Problem``: message, line, rule id; ``str()`` says all three)."""
 
-    def __init__(self, path: str, problems: list[Problem]) -> None:
+    def __init__(self, path: str, problems: list[Any]) -> None:
         self.path = path
         self.problems = problems
         super().__init__(f"{path}: " + "; ".join(str(p) for p in problems))

@@ -18,6 +18,7 @@ import hashlib
 import logging
 import os
 import threading
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from autofix import config, yamlfile
-from autofix.errors import ConfigFileError, PatternFileError, Problem
+from autofix.errors import ConfigFileError, PatternFileError
 from autofix.patterns.compiled import CompiledRules, compile_rules
 from autofix.patterns.defaults import DEFAULT_RULES
 from autofix.patterns.model import PatternFile, PatternSettings
@@ -40,6 +41,20 @@ DEFAULT_STATE_DIR = "logs/autofix/state"
 DEFAULTS_SOURCE = "defaults"
 MAX_PATTERN_FILE_BYTES = yamlfile.MAX_CONFIG_BYTES
 EMPTY_FILE = "the file has no `rules:` list (empty or cut short?); write `rules: []` for none"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a pattern file."""
+
+    message: str
+    line: int | None = None
+    rule_id: str | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        rule = f"rule {self.rule_id!r}: " if self.rule_id else ""
+        return f"{where}{rule}{self.message}"
 
 
 def defaults() -> CompiledRules:

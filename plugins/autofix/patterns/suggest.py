@@ -23,9 +23,9 @@ import yaml
 
 from autofix.audit.envelope import Interaction
 from autofix.classify.classifier import Classifier
-from autofix.errors import PatternFileError, Problem
+from autofix.errors import PatternFileError
 from autofix.patterns.compiled import CompiledRules
-from autofix.patterns.loader import validate_text
+from autofix.patterns.loader import Problem, validate_text
 
 # Placeholders, in the order they are found, with the regex each becomes in a proposed rule.
 _HASH = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b")
