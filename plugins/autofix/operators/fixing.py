@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Any
 from airflow.sdk import BaseOperator, TriggerRule
 from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException
 
+from autofix.audit.report import build_report
+from autofix.audit.report import render as render_report
+from autofix.audit.stores import build_store
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
 from autofix.fixing.loop import (
@@ -419,9 +422,6 @@ class SummaryOperator(BaseOperator):
         return [f"fix_{step} or check_{step} did not finish; see their logs"]
 
     def execute(self, context: Context) -> dict[str, Any]:
-        from autofix.audit.report import build_report, render
-        from autofix.audit.stores import build_store
-
         raw = pull_here(context, sibling_id(self.task_id, "prepare"))
         if raw is None:
             raise AirflowFailException(
@@ -453,7 +453,7 @@ class SummaryOperator(BaseOperator):
             calls=agent_calls(interactions, project),
             audit=audit_location(config),
         )
-        summary = write_summary(summary, config.fixing.runs_dir, render(report, "markdown"))
+        summary = write_summary(summary, config.fixing.runs_dir, render_report(report, "markdown"))
         self.log.info("summary:\n%s", render_summary(summary))
         value = summary.model_dump(mode="json")
         if not summary.ok:  # a failed task pushes no return value: keep the summary readable
