@@ -194,7 +194,7 @@ def classify_output(
     patterns: str | Path | PatternStore | None = None,
 ) -> ParseResult:
     """Verdict on one plain command: exit code, stderr and stdout (see autofix.parser)."""
-    from autofix.parser import ResponseParser
+    from autofix.parser import ResponseParser  # on first use: `import autofix` stays cheap
 
     return ResponseParser(patterns).parse(
         exit_code, stderr, stdout, run_status=run_status, operation=operation

@@ -20,17 +20,17 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     ├── SimError                           the scripted agent's scenario is unusable
     └── AgentRetryLater (SystemExit)       a transient agent failure: the task's try ends and
                                            Airflow retries it, logging one line, no traceback
+
+This module is the package's ground floor: every module may import it, and it imports nothing
+from autofix (tests/test_import_graph.py). So an error carries plain values, or the caller's
+own objects typed ``Any``, and it does not redact: whoever puts outside text (a command's
+stderr, an agent's answer) into an error redacts it first, as it does for a log line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from autofix.audit.stores.base import Usage
-    from autofix.patterns.loader import Problem
-    from autofix.result import FieldError, ParseResult
+from typing import Any, Literal
 
 
 class AutofixError(Exception):
@@ -53,9 +53,10 @@ class ConfigFileError(ConfigError):
 
 
 class PatternFileError(ConfigError):
-    """A pattern file that cannot be used; ``problems`` lists everything wrong with it."""
+    """A pattern file that cannot be used; ``problems`` lists everything wrong with it
+    (``autofix.patterns.loader.Problem``: message, line, rule id; ``str()`` says all three)."""
 
-    def __init__(self, path: str, problems: list[Problem]) -> None:
+    def __init__(self, path: str, problems: list[Any]) -> None:
         self.path = path
         self.problems = problems
         super().__init__(f"{path}: " + "; ".join(str(p) for p in problems))
@@ -84,14 +85,13 @@ class PayloadError(AutofixError, ValueError):
 
 
 class ValidationFailedError(AutofixError):
-    """No valid output. Carries every attempt's errors, the last output (redacted) and the report path.
+    """No valid output. Carries every attempt's errors, the last output and the report path.
 
-    ``run`` is the :class:`autofix.validation.ValidationRun` that failed.
+    ``run`` is the :class:`autofix.validation.records.ValidationRun` that failed;
+    ``last_output`` is its last answer as the raiser redacted it (``raise_for_run``).
     """
 
-    def __init__(self, message: str, run: Any, operation: str = "") -> None:
-        from autofix.redact import redact  # errors.py stays a leaf: everything imports it
-
+    def __init__(self, message: str, run: Any, operation: str = "", last_output: str = "") -> None:
         super().__init__(message)
         self.run = run
         self.operation = operation
@@ -99,10 +99,11 @@ class ValidationFailedError(AutofixError):
         self.reason = run.reason
         self.attempts = run.attempts
         self.report_path = run.report_path
-        self.last_output = redact(run.attempts[-1].raw_output) if run.attempts else ""
+        self.last_output = last_output
 
-    def errors_by_attempt(self) -> dict[int, list[FieldError]]:
-        errors: dict[int, list[FieldError]] = self.run.errors_by_attempt()
+    def errors_by_attempt(self) -> dict[int, list[Any]]:
+        """Each attempt's ``autofix.result.FieldError`` list, by attempt number."""
+        errors: dict[int, list[Any]] = self.run.errors_by_attempt()
         return errors
 
 
@@ -117,15 +118,15 @@ class ValidationRefusedError(ValidationFailedError):
 class BudgetExhaustedError(AutofixError, RuntimeError):
     """A budget is used up. The message names the budget, its limit and the spend."""
 
-    def __init__(self, budget: str, limit: float, spend: Usage, scope: str) -> None:
+    def __init__(self, budget: str, limit: float, calls: int, cost_usd: float, scope: str) -> None:
         self.budget = budget
         self.limit = limit
-        self.spend = spend
+        self.calls = calls
+        self.cost_usd = cost_usd
         self.scope = scope
         shown = f"{limit:.2f}" if budget.endswith("_usd") else f"{int(limit)}"
         super().__init__(
-            f"budget {budget}={shown} exhausted: spent ${spend.cost_usd:.2f} in {spend.calls} "
-            f"calls {scope}"
+            f"budget {budget}={shown} exhausted: spent ${cost_usd:.2f} in {calls} calls {scope}"
         )
 
 
@@ -138,14 +139,12 @@ class FixingError(AutofixError, RuntimeError):
 
 
 class GitError(AutofixError, RuntimeError):
-    """A git command failed. ``command`` and ``stderr`` are already redacted."""
+    """A git command failed. ``command`` and ``stderr`` come redacted (``fixing.gitops``)."""
 
     def __init__(self, command: Sequence[str], returncode: int | None, stderr: str, hint: str = ""):
-        from autofix.redact import redact
-
-        self.command = [redact(part) for part in command]
+        self.command = list(command)
         self.returncode = returncode
-        self.stderr = redact(stderr.strip())
+        self.stderr = stderr.strip()
         self.hint = hint
         detail = self.stderr.splitlines()[-1] if self.stderr else f"exit code {returncode}"
         message = f"`{' '.join(self.command)}` failed: {detail}"
@@ -163,10 +162,11 @@ class AgentRetryLater(AutofixError, SystemExit):
     line (``Task exited exit_code=<message>``) instead of a traceback, while still applying the
     task's retries and retry policy. Also an ``AutofixError`` (an ``Exception``), so code that
     wraps an autofix operator in ``except Exception`` still catches it. ``result`` is the try's
-    ParseResult; ``message`` (also ``code``) says the kind, what Airflow does next, and when.
+    ``autofix.result.ParseResult``; ``message`` (also ``code``) says the kind, what Airflow does
+    next, and when.
     """
 
-    def __init__(self, message: str, result: ParseResult | None = None) -> None:
+    def __init__(self, message: str, result: Any = None) -> None:
         super().__init__(message)
         self.code = message
         self.message = message

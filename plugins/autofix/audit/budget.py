@@ -88,5 +88,5 @@ class BudgetGuard:
             ("max_cost_per_day_usd", s.max_cost_per_day_usd, day, day.cost_usd, day_scope),
         ):
             if limit is not None and spent >= limit:
-                raise BudgetExhaustedError(budget, limit, spend, scope)
+                raise BudgetExhaustedError(budget, limit, spend.calls, spend.cost_usd, scope)
         return status

@@ -197,8 +197,8 @@ class AuditRecorder:
                 data={
                     "budget": exc.budget,
                     "limit": exc.limit,
-                    "calls": exc.spend.calls,
-                    "cost_usd": exc.spend.cost_usd,
+                    "calls": exc.calls,
+                    "cost_usd": exc.cost_usd,
                 },
             )
             raise

@@ -104,6 +104,8 @@ def _read(path: str | None) -> bytes:
 
 
 def run_agent(args: argparse.Namespace, parser: ResponseParser) -> int:
+    # Here, not at the top: every `autofix` command imports all command modules to build its
+    # parser; the verdict machinery loads only for the command that needs it.
     from autofix.agents.registry import get_format
     from autofix.task.judge import judge_saved_output
 
@@ -149,7 +151,7 @@ def print_agent_verdict(result: ParseResult) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from autofix.parser import ResponseParser
+    from autofix.parser import ResponseParser  # as in run_agent
 
     if args.stderr == "-" and args.stdout == "-":
         print(

@@ -7,13 +7,24 @@ import json
 import math
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import yaml
 
+from autofix.audit.stores import store_from_uri
+from autofix.classify.classifier import Classifier
 from autofix.errors import PatternFileError
 from autofix.patterns import engine
-from autofix.patterns.loader import BUILT_IN_RULES_PATH, DEFAULT_RULES, load_file, rule_count
+from autofix.patterns.loader import (
+    BUILT_IN_RULES_PATH,
+    DEFAULT_RULES,
+    PatternStore,
+    default_store,
+    defaults,
+    load_file,
+    rule_count,
+)
 from autofix.patterns.model import PatternFile, Rule
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -102,9 +113,9 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from autofix.classify.classifier import Classifier
+    # Here, not at the top: every `autofix` command imports all command modules to build its
+    # parser; the verdict machinery loads only for the command that needs it.
     from autofix.classify.verdict import weigh
-    from autofix.patterns.loader import defaults
 
     try:
         rules = defaults() if args.file == "defaults" else load_file(args.file)
@@ -147,11 +158,7 @@ def _flush(classifier: Any) -> None:
 
 
 def run_suggest(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from autofix.audit.stores import store_from_uri
-    from autofix.patterns import suggest
-    from autofix.patterns.loader import PatternStore
+    from autofix.patterns import suggest  # as in run_explain
 
     try:
         rules = PatternStore(args.patterns).current() if args.patterns else load_default()
@@ -233,8 +240,6 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def load_default() -> Any:
-    from autofix.patterns.loader import default_store
-
     return default_store().current()
 
 

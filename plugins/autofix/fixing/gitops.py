@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from autofix.errors import GitError
+from autofix.redact import redact
 
 GIT_TIMEOUT_S = 120.0
 
@@ -39,6 +40,13 @@ class Commit(BaseModel):
 
     sha: str
     subject: str
+
+
+def git_error(
+    command: Sequence[str], returncode: int | None, stderr: str, hint: str = ""
+) -> GitError:
+    """A GitError whose command, stderr and hint are redacted: its message reaches the task log."""
+    return GitError([redact(part) for part in command], returncode, redact(stderr), redact(hint))
 
 
 def _env() -> dict[str, str]:
@@ -71,16 +79,16 @@ def git(
             stdin=subprocess.DEVNULL,
         )
     except FileNotFoundError as exc:
-        raise GitError(argv, None, str(exc), "is git installed on this worker?") from exc
+        raise git_error(argv, None, str(exc), "is git installed on this worker?") from exc
     except subprocess.TimeoutExpired as exc:
-        raise GitError(argv, None, f"timed out after {timeout:g}s") from exc
+        raise git_error(argv, None, f"timed out after {timeout:g}s") from exc
     if check and done.returncode != 0:
         stderr = done.stderr or done.stdout
         hint = ""
         if "dubious ownership" in stderr:
             # Common in containers where the repo is mounted with another owner.
             hint = f"run `git config --global --add safe.directory {path}` as the worker user"
-        raise GitError(argv, done.returncode, stderr, hint)
+        raise git_error(argv, done.returncode, stderr, hint)
     return done
 
 
@@ -88,12 +96,12 @@ def ensure_repo(path: Path) -> Path:
     """Return the repository's top-level directory, or raise a ``GitError`` saying what to do."""
     path = Path(path)
     if not path.is_dir():
-        raise GitError(
+        raise git_error(
             ["git", "-C", str(path)], None, f"{path}: no such directory", "check project_path"
         )
     done = git(path, "rev-parse", "--show-toplevel", check=False)
     if done.returncode != 0:
-        raise GitError(
+        raise git_error(
             ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
             done.returncode,
             done.stderr,
@@ -116,7 +124,7 @@ def head(path: Path) -> str:
     """The full sha of HEAD."""
     done = git(path, "rev-parse", "--verify", "HEAD", check=False)
     if done.returncode != 0:
-        raise GitError(
+        raise git_error(
             ["git", "-C", str(path), "rev-parse", "--verify", "HEAD"],
             done.returncode,
             done.stderr,
@@ -210,9 +218,9 @@ def init_scratch_copy(
     """
     src, dst = Path(src), Path(dst)
     if not src.is_dir():
-        raise GitError(["cp", str(src), str(dst)], None, f"{src}: no such directory")
+        raise git_error(["cp", str(src), str(dst)], None, f"{src}: no such directory")
     if dst.exists() and any(dst.iterdir()):
-        raise GitError(["cp", str(src), str(dst)], None, f"{dst} exists and is not empty")
+        raise git_error(["cp", str(src), str(dst)], None, f"{dst} exists and is not empty")
     shutil.copytree(
         src, dst, ignore=shutil.ignore_patterns(*_SCRATCH_IGNORE, *exclude), dirs_exist_ok=True
     )

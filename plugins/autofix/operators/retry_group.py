@@ -17,17 +17,19 @@ from typing import TYPE_CHECKING, Any
 from airflow.sdk import BaseOperator, TaskGroup, TriggerRule
 from airflow.sdk.exceptions import AirflowFailException
 
+from autofix.agents.registry import get_format
 from autofix.operators.branch import ParseResultBranchOperator
 from autofix.operators.results import pull_results
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.result import ParseResult
+from autofix.validation.policy import AttemptPolicy
+from autofix.validation.report import write_failure_report
 
 if TYPE_CHECKING:
     from airflow.sdk import Context
     from pydantic import BaseModel
 
     from autofix.task.agent_task import AgentTask
-    from autofix.validation.policy import AttemptPolicy
 
 
 class RetryGroupAttemptOperator(AIWrapperOperator):
@@ -81,9 +83,6 @@ class RetryGroupFailedOperator(BaseOperator):
     template_fields: Sequence[str] = ("original_prompt",)
 
     def execute(self, context: Context) -> None:
-        from autofix.validation.policy import AttemptPolicy
-        from autofix.validation.report import write_failure_report
-
         config = load_task_config(self.operation, self.config_path)
         history = pull_results(context, self.attempt_task_ids)
         lines = [f"[{self.operation}] no valid answer after {len(history)} attempt(s)"]
@@ -189,9 +188,6 @@ def _check_policy(
 ) -> AttemptPolicy:
     """The policy the checks decide with: the attempts' own (config, strategy, agent), so a
     resampling strategy is not stopped on identical errors."""
-    from autofix.agents.registry import get_format
-    from autofix.validation.policy import AttemptPolicy
-
     return AttemptPolicy.from_config(
         config_path, max_attempts=max_attempts, strategy=retry_strategy
     ).resolved(get_format(agent).samples)

@@ -25,6 +25,8 @@ from autofix.errors import AgentRetryLater, AutofixError
 if TYPE_CHECKING:
     from airflow.sdk import Context
 
+    from autofix.result import ParseResult
+
 
 class AgentPermanentError(AutofixError, AirflowFailException):
     """A permanent agent failure (auth, invalid request, refusal, budget): no Airflow retry."""
@@ -56,7 +58,9 @@ class AgentRetryPolicy(RetryPolicy):
         max_tries: int,
         context: Context | None = None,
     ) -> RetryDecision:
-        result = exception.result if isinstance(exception, AgentRetryLater) else None
+        result: ParseResult | None = (
+            exception.result if isinstance(exception, AgentRetryLater) else None
+        )
         if result is None or result.retry_after_s is None:
             return RetryDecision.default()
         wait = result.retry_after_s

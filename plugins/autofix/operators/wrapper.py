@@ -11,6 +11,7 @@ from airflow.sdk.exceptions import AirflowFailException
 
 from autofix.agents.openai.endpoint import endpoint_settings
 from autofix.agents.registry import format_class
+from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig, load_config, resolve
 from autofix.errors import AgentRetryLater, ConfigError
 from autofix.hooks.openai_endpoint import OpenAIEndpointHook
@@ -35,8 +36,6 @@ from autofix.validation.strategies import check_strategy
 if TYPE_CHECKING:
     from airflow.sdk import Context
     from pydantic import BaseModel
-
-    from autofix.audit.recorder import AuditRecorder
 
 
 def task_trace(context: Context) -> TraceContext:
@@ -86,8 +85,6 @@ def raw_output_dir(config: AutofixConfig, context: Context) -> Path | None:
 
 
 def build_recorder(config: AutofixConfig) -> AuditRecorder:
-    from autofix.audit.recorder import AuditRecorder
-
     return AuditRecorder.from_config(config)
 
 

@@ -8,7 +8,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from autofix.sim.format import SCENARIO_ENV
+from autofix.errors import SimError
+from autofix.sim.play import SimArgs, play
+from autofix.sim.scenario import SCENARIO_ENV, SCENARIOS_DIR, resolve_scenario
+from autofix.sim.state import default_state_dir, reset_attempts
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,11 +42,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from autofix.errors import SimError
-    from autofix.sim.play import SimArgs, play
-    from autofix.sim.scenario import SCENARIOS_DIR, resolve_scenario
-    from autofix.sim.state import default_state_dir, reset_attempts
-
     args = build_parser().parse_args(argv)
     if args.list:
         for path in sorted(SCENARIOS_DIR.glob("*.yaml")):

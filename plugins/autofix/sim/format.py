@@ -24,17 +24,20 @@ from autofix.agents.base import (
     EventParser,
     Invocation,
 )
+from autofix.agents.claude import ClaudeFormat
+from autofix.agents.codex import CodexFormat
+from autofix.agents.gemini import GeminiFormat
+from autofix.agents.wrapper import WrapperFormat, prompt_command
 
-SCENARIO_ENV = "AUTOFIX_SIM_SCENARIO"
-
-# Output format of the scenario → the real format whose parser reads it.
-PARSER_FOR_OUTPUT: dict[str, str] = {
-    "claude": "claude",
-    "claude-json": "claude",
-    "codex": "codex",
-    "gemini": "gemini",
-    "gemini-stream": "gemini",
-    "wrapper": "wrapper",
+# Output format of the scenario → the real format whose parser reads it. The classes, not
+# their registry names: the registry imports this module by name.
+PARSER_FOR_OUTPUT: dict[str, type[AgentFormat]] = {
+    "claude": ClaudeFormat,
+    "claude-json": ClaudeFormat,
+    "codex": CodexFormat,
+    "gemini": GeminiFormat,
+    "gemini-stream": GeminiFormat,
+    "wrapper": WrapperFormat,
 }
 
 
@@ -60,8 +63,9 @@ class SimFormat(AgentFormat):
         self.output_format: str | None = None  # set by command(); parser() follows it
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
-        from autofix.agents.wrapper import prompt_command
-        from autofix.sim.scenario import load_scenario, resolve_scenario
+        # Here, not at the top: DAG parsing imports every format (registry.coding_agents), and
+        # the scenario reader is needed only when a sim runs.
+        from autofix.sim.scenario import SCENARIO_ENV, load_scenario, resolve_scenario
 
         options = cast(SimOptions, request.options)
         scenario_ref = options.get("scenario") or os.environ.get(SCENARIO_ENV)
@@ -100,14 +104,11 @@ class SimFormat(AgentFormat):
         return Invocation(argv=argv)
 
     def parser(self) -> EventParser:
-        from autofix.agents.registry import get_format
-
         fmt = self.output_format
         if fmt is None:
-            scenario_ref = os.environ.get(SCENARIO_ENV)
-            fmt = "claude"
-            if scenario_ref:
-                from autofix.sim.scenario import load_scenario, resolve_scenario
+            # Not at the top, as in invocation().
+            from autofix.sim.scenario import SCENARIO_ENV, load_scenario, resolve_scenario
 
-                fmt = load_scenario(resolve_scenario(scenario_ref)).format
-        return get_format(PARSER_FOR_OUTPUT[fmt]).parser()
+            scenario_ref = os.environ.get(SCENARIO_ENV)
+            fmt = load_scenario(resolve_scenario(scenario_ref)).format if scenario_ref else "claude"
+        return PARSER_FOR_OUTPUT[fmt]().parser()

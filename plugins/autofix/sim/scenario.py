@@ -15,6 +15,8 @@ from autofix.errors import SimError
 from autofix.patterns.redos import check_regex
 
 SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
+# The scenario to play when neither the command line nor the agent options name one.
+SCENARIO_ENV = "AUTOFIX_SIM_SCENARIO"
 MATCH_TIMEOUT_SECONDS = 1.0  # a step's prompt regex, after the static ReDoS check
 
 OutputFormat = Literal["claude", "claude-json", "codex", "gemini", "gemini-stream", "wrapper"]

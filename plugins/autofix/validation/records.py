@@ -176,6 +176,8 @@ def raise_for_run(run: ValidationRun[M], operation: str = "") -> ValidationRun[M
     if run.ok:
         return run
     message = failure_message(run, operation)
+    # The error reaches the caller, and maybe its log: the agent's last answer goes out redacted.
+    last_output = redact(run.last.raw_output) if run.attempts else ""
     if run.status is Status.REFUSED:
-        raise ValidationRefusedError(message, run, operation)
-    raise ValidationExhaustedError(message, run, operation)
+        raise ValidationRefusedError(message, run, operation, last_output)
+    raise ValidationExhaustedError(message, run, operation, last_output)
