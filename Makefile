@@ -4,6 +4,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LLM_STAMP := $(VENV)/.installed-local-llm
 export AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES := airflow.* autofix.*
+# Bytecode is cached even where the environment turns it off: every test that starts Python
+# (agents, the scheduler, Celery workers) then starts faster.
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: venv test test-fast lint typecheck pytest chromium demo up clean llm-up llm-down llm-status agent-clis
 
@@ -41,10 +44,10 @@ pytest: $(LLM_STAMP) agent-clis
 	$(BIN)/pytest -n 0 tests/test_e2e_real_clis.py || status=1; \
 	exit $$status
 
-# The inner loop: the unit layer only, property tests at a tenth of their examples; no
-# Airflow, agent CLIs or local model needed.
+# The inner loop: the unit layer only, property tests at a tenth of their examples, tests handed
+# out one by one (worksteal); no Airflow, agent CLIs or local model needed.
 test-fast: $(STAMP)
-	AUTOFIX_FAST_TESTS=1 $(BIN)/pytest -m unit -q
+	AUTOFIX_FAST_TESTS=1 $(BIN)/pytest -m unit -q --dist worksteal
 
 # The browser test (tests/test_ui_browser.py) drives Debian's Chromium through Playwright; nothing
 # is downloaded at run time. Installed once when missing, which needs root and apt-get; when it

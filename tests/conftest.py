@@ -7,6 +7,7 @@ test module imports airflow.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -60,6 +61,19 @@ _FIRST_FILES = (
     "test_checks.py",
 )
 _LAYERS = ("airflow", "e2e")
+
+
+# A test file whose module-level pytestmark names another layer: `-m unit` need not import it
+# (an Airflow-layer module imports Airflow, seconds per worker).
+_OTHER_LAYER_FILE = re.compile(
+    r"^pytestmark = .*\bpytest\.mark\.(?:airflow|e2e)\b|^    pytest\.mark\.(?:airflow|e2e),", re.M
+)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if config.getoption("markexpr") != "unit" or not collection_path.name.startswith("test_"):
+        return None
+    return bool(_OTHER_LAYER_FILE.search(collection_path.read_text())) or None
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m selects by these markers
