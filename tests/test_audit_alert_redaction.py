@@ -22,10 +22,10 @@ from autofix.audit.events import EventName
 from autofix.audit.metrics import compute_metrics
 from autofix.audit.prometheus import to_prometheus
 from autofix.audit.recorder import AuditRecorder
-from autofix.audit.report import build_report, render
 from autofix.audit.stores.jsonl import JsonlStore
 from autofix.audit.stores.memory import MemoryStore
 from autofix.audit.telemetry import NullStats
+from autofix.audit.usage_report import build_report, render
 from autofix.config import AlertSettings
 from autofix.result import ErrorCategory, FieldError, ParseResult, RetryClass, Status
 

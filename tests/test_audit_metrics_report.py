@@ -11,7 +11,6 @@ from audit_support import NOW, attempt, known_history
 
 from autofix.audit.metrics import compute_metrics
 from autofix.audit.prometheus import to_prometheus
-from autofix.audit.report import build_report, render
 from autofix.audit.stores.jsonl import JsonlStore
 from autofix.audit.telemetry import (
     NullStats,
@@ -20,6 +19,7 @@ from autofix.audit.telemetry import (
     emit_interaction,
     log_attempt,
 )
+from autofix.audit.usage_report import build_report, render
 from autofix.cli.audit import register
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from autofix.fixing.checks import tools as checks
 from autofix.fixing.checks.detect import detect_checks
+from autofix.fixing.checks.issue_groups import group_issues, render_issues
 from autofix.fixing.checks.model import (
     TOOL_FAILED,
     TOOL_MISSING,
@@ -27,7 +28,6 @@ from autofix.fixing.checks.parsers import (
     parse_mypy_text,
     parse_tsc_text,
 )
-from autofix.fixing.checks.report import group_issues, render_issues
 from autofix.fixing.checks.run import run_check, run_checks
 from autofix.fixing.checks.tools import normalize_check
 

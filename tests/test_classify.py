@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from autofix.classify.classifier import Classifier
 from autofix.classify.normalize import normalize_line, normalize_text
-from autofix.classify.report import ClassifyReport
+from autofix.classify.stream_report import ClassifyReport
 from autofix.patterns.compiled import CompiledRules, ascii_lower, compile_rules
 from autofix.patterns.engine import available as engine_available
 from autofix.patterns.loader import DEFAULT_RULES, defaults

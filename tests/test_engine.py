@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autofix.classify.classifier import Classifier
-from autofix.classify.report import ClassifyReport
+from autofix.classify.stream_report import ClassifyReport
 from autofix.patterns import engine
 from autofix.patterns.compiled import CompiledRules, compile_rules
 from autofix.patterns.loader import DEFAULT_RULES, defaults

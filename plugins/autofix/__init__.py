@@ -35,14 +35,14 @@ if TYPE_CHECKING:
     from autofix.audit.metrics import compute_metrics
     from autofix.audit.prometheus import to_prometheus
     from autofix.audit.recorder import AuditRecorder
-    from autofix.audit.report import build_report
     from autofix.audit.stores import build_store, store_from_uri
     from autofix.audit.stores.base import AuditStore
     from autofix.audit.stores.jsonl import JsonlStore
     from autofix.audit.stores.memory import MemoryStore
     from autofix.audit.stores.s3 import S3Store
+    from autofix.audit.usage_report import build_report
     from autofix.classify.classifier import Classifier
-    from autofix.classify.report import ClassifyReport
+    from autofix.classify.stream_report import ClassifyReport
     from autofix.config import AutofixConfig, load_config
     from autofix.errors import (
         AuditWriteError,
@@ -131,7 +131,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "autofix.patterns.loader": ("PatternStore",),
     "autofix.patterns.model": ("Rule",),
     "autofix.classify.classifier": ("Classifier",),
-    "autofix.classify.report": ("ClassifyReport",),
+    "autofix.classify.stream_report": ("ClassifyReport",),
     "autofix.agents.base": (
         "AgentFormat",
         "AgentOutcome",
@@ -163,7 +163,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "autofix.audit.stores.jsonl": ("JsonlStore",),
     "autofix.audit.stores.memory": ("MemoryStore",),
     "autofix.audit.stores.s3": ("S3Store",),
-    "autofix.audit.report": ("build_report",),
+    "autofix.audit.usage_report": ("build_report",),
     "autofix.audit.metrics": ("compute_metrics",),
     "autofix.audit.prometheus": ("to_prometheus",),
 }

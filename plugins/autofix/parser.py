@@ -12,7 +12,7 @@ from autofix.agents.fatal import FatalLine
 from autofix.agents.watch import EarlyStop
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier
-from autofix.classify.report import ClassifyReport
+from autofix.classify.stream_report import ClassifyReport
 from autofix.classify.verdict import weigh
 from autofix.notices import AgentNotice, NoticeCode
 from autofix.patterns.compiled import CompiledRules

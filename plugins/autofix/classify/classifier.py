@@ -16,7 +16,7 @@ Memory is bounded either way: counts, a short tail, at most ``max_blocks`` block
 size, summaries, and the cache.
 
 This module is the input side; what happens to one decided line is ``LineJudge``
-(line_judge.py), and what comes out is ``ClassifyReport`` (report.py).
+(line_judge.py), and what comes out is ``ClassifyReport`` (stream_report.py).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge
 from autofix.classify.normalize import normalize_line, normalize_text
-from autofix.classify.report import ClassifyReport, error_blocks
+from autofix.classify.stream_report import ClassifyReport, error_blocks
 from autofix.patterns import engine as hs
 from autofix.patterns.compiled import CompiledRules, EngineSet, ascii_lower
 

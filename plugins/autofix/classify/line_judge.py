@@ -18,7 +18,7 @@ from autofix.classify.blocks import (
     block_kind,
     heads_stack_trace,
 )
-from autofix.classify.report import LineVerdict, Verdict
+from autofix.classify.stream_report import LineVerdict, Verdict
 from autofix.patterns.compiled import (
     CHECK_FOLDED_SUBSTRING,
     CHECK_REGEX,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from autofix.classify.blocks import headline
-from autofix.classify.report import ClassifyReport
+from autofix.classify.stream_report import ClassifyReport
 from autofix.result import BlockSource, BlockWeight, ErrorBlock, Evidence
 
 

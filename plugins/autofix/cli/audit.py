@@ -9,9 +9,9 @@ from typing import Any
 
 from autofix.audit.metrics import compute_metrics
 from autofix.audit.prometheus import to_prometheus
-from autofix.audit.report import build_report, parse_since, render
 from autofix.audit.stores import build_store, store_from_uri
 from autofix.audit.stores.base import AuditStore
+from autofix.audit.usage_report import build_report, parse_since, render
 from autofix.config import load_config
 from autofix.errors import ConfigError
 

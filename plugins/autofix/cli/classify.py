@@ -12,7 +12,7 @@ import sys
 from typing import IO, TYPE_CHECKING, Any
 
 from autofix.classify.classifier import Classifier
-from autofix.classify.report import ClassifyReport
+from autofix.classify.stream_report import ClassifyReport
 from autofix.errors import PatternFileError
 from autofix.patterns.loader import PatternStore, load_file
 from autofix.result import RETRY_ACTIONS, ParseResult, truncate

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from autofix.audit.report import build_report, render
 from autofix.audit.stores import build_store
+from autofix.audit.usage_report import build_report, render
 from autofix.config import AutofixConfig
 from autofix.errors import FixingError
 from autofix.fixing.gitops import Commit

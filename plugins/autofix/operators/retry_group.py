@@ -22,8 +22,8 @@ from autofix.operators.branch import ParseResultBranchOperator
 from autofix.operators.results import pull_results
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.result import ParseResult
+from autofix.validation.failure_report import write_failure_report
 from autofix.validation.policy import AttemptPolicy
-from autofix.validation.report import write_failure_report
 
 if TYPE_CHECKING:
     from airflow.sdk import Context

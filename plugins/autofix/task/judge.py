@@ -14,7 +14,7 @@ from collections.abc import Callable
 from autofix.agents.base import AgentFormat, AgentOutcome
 from autofix.agents.fatal import FatalScan
 from autofix.agents.watch import EarlyStop, WatchSettings
-from autofix.classify.report import ClassifyReport
+from autofix.classify.stream_report import ClassifyReport
 from autofix.notices import AgentNotice
 from autofix.parser import ResponseParser, empty_answer
 from autofix.result import ParseResult

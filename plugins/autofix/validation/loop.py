@@ -12,10 +12,10 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from autofix.result import RetryStrategy, Status
+from autofix.validation.failure_report import write_failure_report
 from autofix.validation.policy import Action, AttemptPolicy, AttemptRequest, Decision, ResumeMode
 from autofix.validation.records import AttemptRecord, DecisionReason, ValidationRun
 from autofix.validation.reply import coerce_reply
-from autofix.validation.report import write_failure_report
 from autofix.validation.strategies import arm
 from autofix.validation.validator import OutputValidator
 
