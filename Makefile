@@ -12,11 +12,15 @@ export PYTHONDONTWRITEBYTECODE :=
 
 venv: $(STAMP)
 
+# EGG_INFO: an editable install leaves the package's metadata in plugins/ as well, which is on
+# sys.path: Airflow then finds the distribution twice, registers its plugin twice and shows every
+# user a "Plugin Import Error" (already registered). The metadata in the venv is the one kept.
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or run: make PYTHON=python3 ...)"; exit 2; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@rm -rf plugins/*.egg-info  # see EGG_INFO below
 	@touch $(STAMP)
 
 # The local model server for issue-7 tests and AGENT=local: llama.cpp builds from source once
@@ -24,6 +28,7 @@ $(STAMP): pyproject.toml
 # loaded for a text model, so it is not built (8.7 -> 7.1 min); a user's CMAKE_ARGS still apply.
 $(LLM_STAMP): $(STAMP)
 	CMAKE_ARGS="-DLLAVA_BUILD=OFF $$CMAKE_ARGS" $(BIN)/python -m pip install --quiet -e '.[dev,local-llm]'
+	@rm -rf plugins/*.egg-info
 	@touch $(LLM_STAMP)
 
 lint: $(STAMP)

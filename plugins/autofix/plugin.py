@@ -1,4 +1,6 @@
-"""The AirflowPlugin, registered through the ``airflow.plugins`` entry point."""
+"""The AirflowPlugin, registered once, by the ``airflow.plugins`` entry point: Airflow loads a
+provider's ``plugins`` only when providers load eagerly, and a plugin registered both ways is
+reported as a plugin import error ("already registered")."""
 
 from __future__ import annotations
 

@@ -14,7 +14,6 @@ def get_provider_info() -> dict[str, Any]:
         "description": "Run AI coding agents as Airflow tasks that tell real failures from noise "
         "and fix their own invalid output.",
         "versions": [__version__],
-        "plugins": [{"name": "autofix", "plugin-class": "autofix.plugin.AutofixPlugin"}],
         # Informational (Airflow discovers hooks by connection type; this one reads any type).
         "hooks": [
             {
