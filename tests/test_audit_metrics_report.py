@@ -187,6 +187,17 @@ def test_cli_report_and_metrics(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "not found" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["report", "metrics"])
+def test_cli_store_that_is_not_there_is_an_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    missing = tmp_path / "missing.jsonl"
+    assert _cli([command, "--store", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"no audit store at {missing}" in err and "audit.path" in err
+    assert not missing.exists()  # reading never creates it
+
+
 class _Recording(NullStats):
     def __init__(self) -> None:
         self.calls: list[tuple[str, int, dict[str, str] | None]] = []

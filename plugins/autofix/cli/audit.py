@@ -12,7 +12,7 @@ from autofix.audit.prometheus import to_prometheus
 from autofix.audit.stores import build_store, store_from_uri
 from autofix.audit.stores.base import AuditStore
 from autofix.audit.usage_report import build_report, parse_since, render
-from autofix.config import load_config
+from autofix.config import load_config, resolve
 from autofix.errors import ConfigError
 
 EXIT_OK = 0
@@ -50,8 +50,21 @@ def register(subparsers: Any) -> None:
 
 def _open_store(args: argparse.Namespace) -> AuditStore:
     if args.store:
+        _require_file(args.store)
         return store_from_uri(args.store)
     return build_store(load_config(args.config).audit)
+
+
+def _require_file(uri: str) -> None:
+    """A store named on the command line that is not there is a typo, not an empty history."""
+    if uri.startswith("s3://") or uri == "memory:":
+        return
+    path = resolve(uri)
+    if not path.is_file():
+        raise ConfigError(
+            f"no audit store at {path}: give the JSONL file the DAG writes "
+            "(audit.path in config/autofix.yaml), or leave out --store to use it"
+        )
 
 
 def _usage_error(message: str) -> int:
