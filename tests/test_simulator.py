@@ -20,6 +20,7 @@ from autofix.agents.registry import get_format
 from autofix.errors import SimError
 from autofix.result import FailureKind, FinishReason, RunStatus
 from autofix.runner import Runner, RunResult
+from autofix.sim.emit_claude import reset_clock
 from autofix.sim.scenario import SCENARIOS_DIR, load_scenario, resolve_scenario
 
 S, F, L, U = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.LIMIT_REACHED, RunStatus.UNKNOWN
@@ -417,3 +418,21 @@ def test_console_script(tmp_path: Path) -> None:
     events = [json.loads(line) for line in played.stdout.splitlines()]
     assert events[0]["type"] == "thread.started" and events[-1]["type"] == "turn.failed"
     assert played.returncode == 1
+
+
+def test_scripted_usage_limit_names_its_real_reset_time(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("autofix-agent-sim")
+    played = subprocess.run(
+        [str(script), "--scenario", "usage_limit", "--state-dir", str(tmp_path), "-p", "hi"],
+        capture_output=True,
+        text=True,
+    )
+    events = [json.loads(line) for line in played.stdout.splitlines()]
+    [limit] = [e for e in events if e["type"] == "rate_limit_event"]
+    reset = limit["rate_limit_info"]["resetsAt"]
+    said = {
+        reset_clock(reset - 1),
+        reset_clock(reset),
+        reset_clock(reset + 1),
+    }  # both read the clock once
+    assert any(f"resets {clock} (UTC)" in events[-1]["result"] for clock in said), events[-1]

@@ -10,7 +10,7 @@ from autofix.sim.context import DEFAULT_REFUSAL, Context, Emission, Emitter, Eve
 
 _FAILURES: dict[str, tuple[str, int | None, str]] = {
     # failure: (result text, api_error_status, assistant error code)
-    "usage_limit": ("You've hit your limit · resets 5pm (UTC)", 429, "rate_limit"),
+    "usage_limit": ("You've hit your limit · resets {reset} (UTC)", 429, "rate_limit"),
     "rate_limit": ("API Error: Rate limit reached", 429, "rate_limit"),
     "auth": ("Invalid API key · Please run /login", 401, "authentication_failed"),
     "server_error": (
@@ -35,6 +35,18 @@ _ERROR_SUBTYPES: dict[str, tuple[str, str]] = {
 }
 
 SIM_LIMIT_RESET_S = 3  # the scripted subscription limit's reset, seconds from now
+
+
+def _reset_epoch() -> int:
+    return int(time.time()) + SIM_LIMIT_RESET_S
+
+
+def reset_clock(epoch: int) -> str:
+    """A reset time as Claude Code words it: "5pm", "4:07pm" (UTC)."""
+    moment = time.gmtime(epoch)
+    hour = moment.tm_hour % 12 or 12
+    suffix = "am" if moment.tm_hour < 12 else "pm"
+    return f"{hour}{suffix}" if moment.tm_min == 0 else f"{hour}:{moment.tm_min:02d}{suffix}"
 
 
 def claude_result(ctx: Context) -> Event:
@@ -72,6 +84,9 @@ def claude_result(ctx: Context) -> Event:
         return result
     if failure in _FAILURES:
         error_text, status, _ = _FAILURES[failure]
+        error_text = error_text.format(
+            reset=reset_clock(_reset_epoch())
+        )  # the real reset, not a fixed one
         result.update(
             is_error=True,
             result=step.message or error_text,
@@ -211,7 +226,7 @@ def claude_events(ctx: Context) -> list[Event]:
                     "status": "rejected",
                     # Soon: autofix makes Airflow's next try wait until the reset (retry_policy),
                     # and the demo should show that wait, not sit through an hour of it.
-                    "resetsAt": int(time.time()) + SIM_LIMIT_RESET_S,
+                    "resetsAt": _reset_epoch(),
                     "rateLimitType": "five_hour",
                 },
                 "uuid": str(uuid.uuid4()),
