@@ -568,7 +568,7 @@ def test_example_logs_classify(tmp_path: Path) -> None:
 def test_error_blocks_are_redacted_in_one_pass_as_the_model_would(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from autofix.classify import report
+    from autofix.classify import stream_report as report
     from autofix.result import ErrorBlock
 
     fields = [
