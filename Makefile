@@ -49,7 +49,7 @@ pytest: $(LLM_STAMP) agent-clis
 	$(BIN)/pytest -n 0 tests/test_e2e_real_clis.py || status=1; \
 	exit $$status
 
-# The inner loop: the unit layer only, property tests at a tenth of their examples, tests handed
+# The inner loop: the unit layer only, property tests at a twentieth of their examples, tests handed
 # out one by one (worksteal); no Airflow, agent CLIs or local model needed.
 test-fast: $(STAMP)
 	AUTOFIX_FAST_TESTS=1 $(BIN)/pytest -m unit -q --dist worksteal

@@ -36,13 +36,13 @@ if state_dir is None or (
 ):
     os.environ["AUTOFIX_STATE_DIR"] = str(_AIRFLOW_HOME / "autofix-state")
 _XDIST = "PYTEST_XDIST_WORKER" in os.environ
-# `make test-fast` (the inner loop): property tests run a tenth of their examples.
+# `make test-fast` (the inner loop): property tests run a twentieth of their examples.
 FAST = os.environ.get("AUTOFIX_FAST_TESTS") == "1"
 
 
 def examples(count: int) -> int:
-    """A property test's example count: all of them under `make test`, a tenth in test-fast."""
-    return max(25, count // 10) if FAST else count
+    """A property test's example count: all of them under `make test`, a twentieth in test-fast."""
+    return max(25, count // 20) if FAST else count
 
 
 # Under xdist (pyproject's addopts: --dist loadfile) the files are handed out in this order,

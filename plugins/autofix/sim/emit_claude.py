@@ -84,9 +84,7 @@ def claude_result(ctx: Context) -> Event:
         return result
     if failure in _FAILURES:
         error_text, status, _ = _FAILURES[failure]
-        error_text = error_text.format(
-            reset=reset_clock(_reset_epoch())
-        )  # the real reset, not a fixed one
+        error_text = error_text.replace("{reset}", reset_clock(_reset_epoch()))  # the real one
         result.update(
             is_error=True,
             result=step.message or error_text,
