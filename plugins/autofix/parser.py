@@ -261,6 +261,7 @@ def _decide_agent(
     result; a program without a structured result fails on real error lines at exit 0."""
     errors = [e for e in outcome.errors if e.strip()]
     fatal_lines = [fatal.text] if fatal is not None else []
+    fatal_kind = fatal.kind if fatal is not None else FailureKind.UNKNOWN
     if outcome.failure_kind is not None:
         kind = outcome.failure_kind
         if (
@@ -281,8 +282,7 @@ def _decide_agent(
         return FailureKind.MAX_TURNS, errors or ["The agent hit its turn limit"]
     by_exit = kind_from_exit_code(exit_code)
     if outcome.run_status is RunStatus.UNKNOWN:
-        kind = by_exit or (fatal.kind if fatal is not None else FailureKind.UNKNOWN)
-        return kind, [
+        return by_exit or fatal_kind, [
             *fatal_lines,
             *errors,
             "No terminal event in the agent's output; failing safe",
@@ -296,8 +296,7 @@ def _decide_agent(
         return FailureKind.UNKNOWN, ["No exit code was recorded; failing safe"]
     if exit_code != 0:
         evidence = fatal_lines or _block_lines(blocks)
-        kind = by_exit or (fatal.kind if fatal is not None else FailureKind.UNKNOWN)
-        return kind, [f"Exit code {exit_code}", *errors, *evidence]
+        return by_exit or fatal_kind, [f"Exit code {exit_code}", *errors, *evidence]
     if fatal is not None and fatal.evidence:
         return fatal.kind, fatal_lines
     if blocks and not structured_result:

@@ -273,7 +273,7 @@ class BaseParser(EventParser):
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome: ...
 
 
-# A text answer is kept up to this: the last lines, the last characters (as ``plain`` keeps).
+# A text answer is kept up to this: the last lines, the last characters.
 TEXT_ANSWER_LINES = 200
 TEXT_ANSWER_CHARS = 64_000
 
@@ -289,6 +289,10 @@ class TextAnswer:
         if line.strip():
             self.count += 1  # as the JSON reader counts lines: blank ones are not output
         self.lines.append(line[:TEXT_ANSWER_CHARS])
+
+    def joined(self) -> str:
+        """The kept lines as they came (``plain``'s final text)."""
+        return "\n".join(self.lines)[-TEXT_ANSWER_CHARS:]
 
     def text(self) -> str:
         text = "\n".join(self.lines).strip()

@@ -1,13 +1,13 @@
 """Any command without an event stream: the exit code decides, stdout is the answer.
 
 Exit 0 with real error lines on stderr is a failure; exit 0 with nothing on stdout is an empty
-answer unless ``answer_required`` is False. The prompt goes on stdin by default. ``options["prompt_arg"] = True`` appends it as the last
-argument instead, and a ``{prompt}`` token in the command is replaced by it.
+answer unless ``answer_required`` is False. The prompt goes on stdin by default.
+``options["prompt_arg"] = True`` appends it as the last argument instead, and a ``{prompt}``
+token in the command is replaced by it.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from typing import Any, ClassVar, cast
 
@@ -15,11 +15,9 @@ from pydantic import with_config
 from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
-from autofix.agents.events import BaseParser, add_error
+from autofix.agents.events import BaseParser, TextAnswer, add_error
 from autofix.result import FinishReason, RunStatus
 
-FINAL_TEXT_LINES = 200
-FINAL_TEXT_CHARS = 64_000
 PROMPT_TOKEN = "{prompt}"
 
 
@@ -27,17 +25,13 @@ class PlainParser(BaseParser):
     """Keeps the last lines of stdout as the final text; the exit code gives the status."""
 
     def __init__(self) -> None:
-        self._lines: deque[str] = deque(maxlen=FINAL_TEXT_LINES)
-        self._count = 0
+        self._answer = TextAnswer()
 
     def feed(self, line: str) -> None:
-        self._count += 1
-        self._lines.append(line if len(line) <= FINAL_TEXT_CHARS else line[:FINAL_TEXT_CHARS])
+        self._answer.add(line)
 
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
-        text = "\n".join(self._lines)
-        if len(text) > FINAL_TEXT_CHARS:
-            text = text[-FINAL_TEXT_CHARS:]
+        text = self._answer.joined()
         outcome = AgentOutcome(final_text=text or None, events=0, non_json_lines=0)
         if exit_code == 0:
             outcome.run_status = RunStatus.COMPLETED
