@@ -120,10 +120,7 @@ def run_explain(args: argparse.Namespace) -> int:
     try:
         rules = defaults() if args.file == "defaults" else load_file(args.file)
     except PatternFileError as exc:
-        print(f"{exc.path}: invalid pattern file", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  {problem}", file=sys.stderr)
-        return EXIT_USAGE
+        return _unusable(exc, "invalid pattern file")
     classifier = Classifier(rules, args.operation, stream=args.stream, explain=True)
     try:
         with open(args.log, "rb") as handle:
@@ -178,13 +175,18 @@ def run_suggest(args: argparse.Namespace) -> int:
     try:
         added, backup = suggest.append_to_file(Path(args.write), proposals)
     except PatternFileError as exc:
-        print(f"{exc.path}: not written:", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  {problem}", file=sys.stderr)
-        return EXIT_USAGE
+        return _unusable(exc, "not written:")
     saved = f" (backup: {backup})" if backup else ""
     print(f"# {added} rule(s) appended to {args.write}{saved}")
     return EXIT_OK
+
+
+def _unusable(exc: PatternFileError, headline: str) -> int:
+    """A pattern file that cannot be used, on stderr: the headline, then each problem."""
+    print(f"{exc.path}: {headline}", file=sys.stderr)
+    for problem in exc.problems:
+        print(f"  {problem}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _scalar(value: Any) -> str:
@@ -221,10 +223,7 @@ def run_list(args: argparse.Namespace) -> int:
     try:
         rules = load_file(args.file) if args.file else load_default()
     except PatternFileError as exc:
-        print(f"{exc.path}: invalid pattern file", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  {problem}", file=sys.stderr)
-        return EXIT_USAGE
+        return _unusable(exc, "invalid pattern file")
     user = [c.rule for c in rules.compiled if not c.trusted]
     built_in = [c.rule for c in rules.compiled if c.trusted]
     print(f"# The rules in effect, in the order they are checked: {rule_count(rules)}.\nrules:")
