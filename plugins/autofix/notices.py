@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from autofix.redact import redact_stored
 
 MAX_DETAIL_CHARS = 200
+MAX_NOTICES = 20  # kept per run: a CLI may repeat one per tool call
 
 
 class NoticeCode(StrEnum):
@@ -39,3 +40,9 @@ class AgentNotice(BaseModel):
     def describe(self) -> str:
         words = self.code.value.replace("_", " ")
         return f"{words}: {self.detail}" if self.detail else words
+
+
+def add_notice(notices: list[AgentNotice], notice: AgentNotice) -> None:
+    """``notice`` added to a run's ``notices`` once, up to ``MAX_NOTICES``."""
+    if notice not in notices and len(notices) < MAX_NOTICES:
+        notices.append(notice)

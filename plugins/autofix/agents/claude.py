@@ -63,7 +63,7 @@ from autofix.agents.failures import (
 )
 from autofix.agents.fatal import FatalForm, FatalForms
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
-from autofix.notices import AgentNotice, NoticeCode
+from autofix.notices import AgentNotice, NoticeCode, add_notice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 K = FailureKind
@@ -270,7 +270,6 @@ def claude_result_verdict(
 _DISABLED_TOOL = re.compile(r"\bis disabled for this session\b")
 # MCP server states in the init event that mean the server is not there to use.
 _MCP_DOWN = frozenset({"failed", "needs-auth"})
-MAX_NOTICES = 20
 
 
 class ClaudeNotices:
@@ -283,9 +282,7 @@ class ClaudeNotices:
         self._denied_ids: set[str] = set()
 
     def add(self, code: NoticeCode, detail: str) -> None:
-        notice = AgentNotice(code=code, detail=detail)
-        if notice not in self.notices and len(self.notices) < MAX_NOTICES:
-            self.notices.append(notice)
+        add_notice(self.notices, AgentNotice(code=code, detail=detail))
 
     def denied(self, item: dict[str, Any]) -> None:
         tool_id = as_str(item.get("tool_use_id")) or ""

@@ -57,7 +57,7 @@ from autofix.agents.failures import (
 )
 from autofix.agents.fatal import FatalForm, FatalForms, NoticeForm, NoticeForms
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
-from autofix.notices import AgentNotice, NoticeCode
+from autofix.notices import AgentNotice, NoticeCode, add_notice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 K = FailureKind
@@ -232,7 +232,8 @@ FATAL_FORMS = FatalForms(
         ),
     ]
 )
-_TRACE = r"\d{4}-\d\d-\d\dT[\d:.]{8,20}Z +ERROR codex_core::tools::router: error="
+_ERROR_LOG = r"\d{4}-\d\d-\d\dT[\d:.]{8,20}Z +ERROR "  # codex's tracing log line, level ERROR
+_TRACE = _ERROR_LOG + "codex_core::tools::router: error="
 NOTICE_FORMS = NoticeForms(
     [
         # exec forces approval "never": a command or patch asking for more is refused, not run
@@ -241,14 +242,14 @@ NOTICE_FORMS = NoticeForms(
         NoticeForm(r"context compacted$", NoticeCode.COMPACTED, "text mode's transcript"),
         # The MCP client's own error log: a server it could not reach (optional ones too).
         NoticeForm(
-            r"\d{4}-\d\d-\d\dT[\d:.]{8,20}Z +ERROR rmcp::",
+            _ERROR_LOG + "rmcp::",
             NoticeCode.MCP_SERVER_FAILED,
             "rmcp (codex's MCP client)",
         ),
         # A command the read-only sandbox refused, in the text mode's transcript.
-        NoticeForm(r"[^\n]{0,300}?\bRead-only file system\b", NoticeCode.DENIED_TOOL, "sandbox"),
+        NoticeForm(rf"[^\n]{{0,300}}?\b{_SANDBOX_DENIAL}\b", NoticeCode.DENIED_TOOL, "sandbox"),
         NoticeForm(
-            r"\d{4}-\d\d-\d\dT[\d:.]{8,20}Z +ERROR codex_core::compact: ",
+            _ERROR_LOG + "codex_core::compact: ",
             NoticeCode.COMPACTED,
             "core/src/compact.rs",
         ),
@@ -321,12 +322,12 @@ class CodexParser(JsonEventParser):
 
     def _sandbox_denial(self, item: dict[str, Any], output: str) -> None:
         """A command the sandbox refused: its read-only mounts fail writes with EROFS."""
-        if _SANDBOX_DENIAL not in output[:MAX_TEXT_CHARS] or len(self._notices) >= 10:
+        if _SANDBOX_DENIAL not in output[:MAX_TEXT_CHARS]:
             return
         command = as_str(item.get("command")) or "a command"
-        notice = AgentNotice(code=NoticeCode.DENIED_TOOL, detail=f"sandbox: {command}")
-        if notice not in self._notices:
-            self._notices.append(notice)
+        add_notice(
+            self._notices, AgentNotice(code=NoticeCode.DENIED_TOOL, detail=f"sandbox: {command}")
+        )
 
     def _finish(self, exit_code: int | None, stderr_tail: str) -> AgentOutcome:
         for value in self._reader.finish():

@@ -62,7 +62,7 @@ from autofix.agents.gemini_errors import (
     text_mode_kind,
 )
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
-from autofix.notices import AgentNotice, NoticeCode
+from autofix.notices import AgentNotice, NoticeCode, add_notice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
 K = FailureKind
@@ -141,7 +141,7 @@ class GeminiParser(JsonEventParser):
             error = as_dict(value.get("error"))
             if value.get("status") == "error" and error.get("type") in DENIED_TOOL_ERRORS:
                 detail = as_str(error.get("message")) or str(error.get("type"))
-                self._notices.append(AgentNotice(code=NoticeCode.DENIED_TOOL, detail=detail))
+                add_notice(self._notices, AgentNotice(code=NoticeCode.DENIED_TOOL, detail=detail))
                 if error.get("type") == HOOK_STOP_ERROR:
                     self._hook_stop = detail
         elif kind == "error":

@@ -15,7 +15,7 @@ from autofix.agents.base import AgentFormat, AgentOutcome
 from autofix.agents.fatal import FatalScan
 from autofix.agents.watch import EarlyStop, WatchSettings
 from autofix.classify.stream_report import ClassifyReport
-from autofix.notices import AgentNotice
+from autofix.notices import MAX_NOTICES, AgentNotice, add_notice
 from autofix.parser import ResponseParser, empty_answer
 from autofix.result import ParseResult
 from autofix.runner import replay_lines
@@ -24,7 +24,6 @@ from autofix.runner import replay_lines
 # structured output): such lines reach the event parser whole, up to this size.
 EVENT_LINE_CAP = 64 * 1024 * 1024
 TEXT_LINE_CAP = 1_000_000  # the runner's default for other output
-MAX_NOTICES = 20  # notices kept from stderr (a CLI may repeat one per tool call)
 
 
 class _ChunkFeed:
@@ -110,8 +109,8 @@ class OutputJudge:
             self._fatal.feed(line, "stderr", self._stderr_lines)
         if self._notice_forms is not None and len(self._notices) < MAX_NOTICES:
             notice = self._notice_forms.match(line)
-            if notice is not None and notice not in self._notices:
-                self._notices.append(notice)
+            if notice is not None:
+                add_notice(self._notices, notice)
         if self.watcher is not None and self.watcher.on_stderr(line) is not None:
             self._notice_lines.add(self._stderr_lines)
         return self._new_stop()
