@@ -48,6 +48,15 @@ class DagRunOutcome:
     def xcoms_by_key(self, task_id: str, key: str) -> Any:
         return _xcom_values(self.dag_id, self.run_id, key).get(task_id)
 
+    def note(self) -> str | None:
+        """The DAG run's note, as the UI shows it."""
+        from airflow.models.dagrun import DagRun
+        from airflow.utils.session import create_session
+
+        with create_session() as session:
+            run = session.query(DagRun).filter_by(dag_id=self.dag_id, run_id=self.run_id).one()
+            return str(run.note) if run.note is not None else None
+
     def rendered_fields(self, task_id: str, map_index: int = -1) -> dict[str, Any]:
         """What the Rendered Templates tab shows for the task instance."""
         from airflow.models.renderedtifields import RenderedTaskInstanceFields

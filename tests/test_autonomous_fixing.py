@@ -6,6 +6,8 @@ real subprocess; nothing of ours is mocked.
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +176,10 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     assert calls["calls"] == 9 and calls["failed"] == 2
     assert calls["by_operation"] == {"configure_hooks": 1, "discover_tests": 2, "fix": 6}
     assert calls["cost_usd"] == pytest.approx(0.1388)
+    assert outcome.note() == (
+        "autofix · run succeeded\n- **sample_project**: CLEAN · issues 5 → 0 · 6 commit(s) on "
+        "`autofix/fixes` · 9 agent call(s) (sim) · $0.1388"
+    )
     assert Path(str(summary["report"])).is_file()
     assert summary["audit"] == str(home / "logs" / "autofix" / "audit.jsonl")
 
@@ -220,7 +226,9 @@ def test_circuit_breaker_stops_an_agent_that_never_commits(
     assert summary["commits"] == []
     log = capfd.readouterr().out
     assert "fix_1 made no new commit" in log
-    assert "[summary]" in log and "tripped" in log
+    # One ERROR line, the reason first; the task fails without a traceback.
+    assert re.search(r"\[error\s*\] tripped: ", log), log[-3000:]
+    assert "Traceback" not in log
 
 
 def test_dirty_tree_is_refused_by_prepare(home: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -271,4 +279,78 @@ def test_projects_are_mapped_and_discover_tests_is_cached(home: Path) -> None:
         by_run.setdefault(record.trace_id, []).append(record.envelope.operation)
     assert sorted(by_run[first.run_id]) == ["configure_hooks", "discover_tests", "discover_tests"]
     assert second.run_id not in by_run  # no agent call at all in the second run
-    assert all(summary_of(second, i)["outcome"] == "clean" for i in (0, 1))
+    for index in (0, 1):
+        summary = summary_of(second, index)
+        assert summary["outcome"] == "clean"
+        # A green run without an agent call never passes for a tested agent.
+        assert summary["reason"].startswith("already clean: the agent was not called")
+    assert (second.note() or "").count("already clean: the agent was not called") == 2
+
+
+def one_line_failure(log: str, start: str) -> str:
+    """The ERROR line that starts with ``start``; the log holds no traceback."""
+    found = re.search(r"\[error\s*\] (" + re.escape(start) + r".*?)(?: \[airflow\.|$)", log, re.M)
+    assert found, log[-3000:]
+    assert "Traceback" not in log
+    return found.group(1)
+
+
+def test_setup_mistakes_stop_the_run_in_plan_in_one_line(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    missing = home / "no-such-project"
+    outcome = run_dag_file(DAG_FILE, {"project_path": str(missing)})
+    assert outcome.state == "failed"
+    assert outcome.task_states["plan"] == "failed" and outcome.try_numbers["plan"] == 1
+    line = one_line_failure(capfd.readouterr().out, f"project_path {missing} does not exist")
+    assert "Next: set project_path to a git repository on the worker" in line
+    assert outcome.note() == f"autofix · run failed\n- FAILED in plan: {line}"
+
+    # agent=claude with no CLI on PATH nor in fixing.agent_clis_dir.
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + ":/usr/bin:/bin")
+    monkeypatch.setenv("AUTOFIX__FIXING__AGENT_CLIS_DIR", str(home / "no-clis"))
+    project = small_project(home, "small")
+    outcome = run_dag_file(DAG_FILE, {"project_path": str(project), "agent": "claude"})
+    assert outcome.state == "failed" and outcome.task_states["plan"] == "failed"
+    line = one_line_failure(capfd.readouterr().out, "agent claude: its CLI `claude` is not")
+    assert "Next: run `make agent-clis`" in line
+    assert not (home / "logs" / "autofix" / "audit.jsonl").exists()  # no agent ran
+
+
+FIX_UNUSED_IMPORT = """
+  - match: "(?i)fix"
+    files: [{path: pkg/__init__.py, content: "VALUE = 1\\n"}]
+    git_commit: "Remove unused import"
+"""
+
+
+def test_an_empty_project_path_fixes_a_fresh_copy_every_run(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    template = home / "template"
+    (template / "pkg").mkdir(parents=True)
+    (template / "pyproject.toml").write_text('[project]\nname = "pkg"\nversion = "0"\n')
+    (template / "pkg" / "__init__.py").write_text("import os\n\nVALUE = 1\n")  # ruff F401
+    (template / "ANSWERS.md").write_text("the fix\n")
+    monkeypatch.setenv("AUTOFIX__FIXING__SCRATCH_FROM", str(template))
+    monkeypatch.setenv("AUTOFIX__FIXING__SCRATCH_EXCLUDE", '["ANSWERS.md"]')
+    quick = scenario(home, "quick", HOOKS_OK + DISCOVER_OK + FIX_UNUSED_IMPORT)
+    store = home / "logs" / "autofix" / "audit.jsonl"
+    paths = []
+    for _ in range(2):
+        outcome = run_dag_file(DAG_FILE, {"scenario": quick})
+        assert outcome.state == "success", outcome.task_states
+        summary = summary_of(outcome)
+        assert summary["outcome"] == "clean" and summary["errors_before"] == 1
+        assert [c["subject"] for c in summary["commits"]][-1] == "Remove unused import"
+        assert summary["agent_calls"]["calls"] == 3  # hooks, discover_tests, fix_1: every run
+        project = Path(summary["project_path"])
+        assert project.parent.parent == home / "logs" / "autofix" / "cache" / "scratch"
+        assert not (project / "ANSWERS.md").exists()
+        note = outcome.note() or ""
+        assert note.startswith("autofix · run succeeded\n- **template**: CLEAN · issues 1 → 0")
+        assert "3 agent call(s) (sim)" in note
+        paths.append(project)
+    assert paths[0] != paths[1]
+    runs = {record.trace_id for record in JsonlStore(store).iter_all()}
+    assert len(runs) == 2

@@ -112,8 +112,12 @@ def test_prepare_refuses_dirty_trees_and_non_repos(repo: Path, tmp_path: Path) -
     assert gitops.current_branch(repo) == "main"
     plain = tmp_path / "plain"
     plain.mkdir()
-    with pytest.raises(FixingError, match="not a git repository; run `git init`"):
-        prepare(ProjectPlan(project_path=str(plain)))
+    (plain / "app.py").write_text("x = 1\n")
+    prepared = prepare(ProjectPlan(project_path=str(plain)))  # a folder becomes a repository
+    assert prepared.repo_created and prepared.branch_created
+    assert gitops.current_branch(plain) == "autofix/fixes" and gitops.is_clean(plain)
+    with pytest.raises(FixingError, match=r"^project_path \S+ does not exist: set project_path"):
+        prepare(ProjectPlan(project_path=str(tmp_path / "missing")))
 
 
 def test_verify_hooks_trusts_the_file_not_the_agent(repo: Path) -> None:

@@ -50,12 +50,21 @@ def test_init_scratch_copy_makes_one_commit_and_skips_caches(tmp_path: Path) -> 
         init_scratch_copy(src, dst)
 
 
-def test_ensure_repo_errors_say_what_to_do(tmp_path: Path, repo: Path) -> None:
-    assert ensure_repo(repo / "pkg") == repo.resolve()
-    with pytest.raises(GitError, match="is not a git repository; run `git init`"):
-        ensure_repo(tmp_path / "src")
-    with pytest.raises(GitError, match="no such directory"):
+def test_ensure_repo_makes_a_folder_a_repository_and_says_what_to_do(
+    tmp_path: Path, repo: Path
+) -> None:
+    assert ensure_repo(repo / "pkg") == (repo.resolve(), False)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "app.py").write_text("x = 1\n", encoding="utf-8")
+    assert ensure_repo(plain) == (plain.resolve(), True)
+    assert is_clean(plain) and len(head(plain)) == 40  # its files are the first commit
+    assert ensure_repo(plain) == (plain.resolve(), False)
+    with pytest.raises(GitError) as missing:
         ensure_repo(tmp_path / "missing")
+    # The reason first, the next step after it, the command last.
+    assert str(missing.value).startswith(f"project_path {tmp_path / 'missing'} does not exist: ")
+    assert "set project_path to a git repository" in str(missing.value)
 
 
 def test_head_on_an_empty_repo_says_no_commits(tmp_path: Path) -> None:

@@ -97,6 +97,12 @@ class FixingSettings(_Section):
     """autofix.fixing: the autonomous_fixing DAG (read when the DAG file is parsed and per run)."""
 
     projects: list[str] = Field(default_factory=list)  # fixed when a run names no project
+    # ... else a fresh copy of this folder for every such run (its files, a new repository),
+    # leaving out the names in scratch_exclude; None: such a run fails and says what to set.
+    scratch_from: str | None = None
+    scratch_exclude: list[str] = Field(default_factory=list)
+    # Where `make agent-clis` installed the pinned CLIs; used for a CLI not on PATH.
+    agent_clis_dir: str | None = ".agents"
     agent_retries: int = Field(default=2, ge=0, le=10)  # Airflow retries of agent tasks (transient)
     agent_retry_delay_seconds: float = Field(default=60.0, ge=0)  # first delay; backoff doubles it
     max_unrolled_iterations: int = Field(default=8, ge=1, le=30)  # fix/check pairs in the DAG

@@ -18,8 +18,10 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     ├── FixingError (RuntimeError)         an autonomous-fixing step cannot go on
     ├── GitError (RuntimeError)            a git command failed
     ├── SimError                           the scripted agent's scenario is unusable
-    └── AgentRetryLater (SystemExit)       a transient agent failure: the task's try ends and
-                                           Airflow retries it, logging one line, no traceback
+    ├── AgentRetryLater (SystemExit)       a transient agent failure: the task's try ends and
+    │                                      Airflow retries it, logging one line, no traceback
+    └── PermanentTaskError (SystemExit)    a failure no retry can fix: the task fails at once,
+                                           its reason logged in one line, no traceback
 
 This module is the package's ground floor: every module may import it, and it imports nothing
 from autofix (tests/test_import_graph.py). So an error carries plain values, or the caller's
@@ -147,8 +149,9 @@ class GitError(AutofixError, RuntimeError):
         self.stderr = stderr.strip()
         self.hint = hint
         detail = self.stderr.splitlines()[-1] if self.stderr else f"exit code {returncode}"
-        message = f"`{' '.join(self.command)}` failed: {detail}"
-        super().__init__(f"{message} ({hint})" if hint else message)
+        # The reason first: a long command line must not push it off the screen.
+        message = f"{detail}: {hint}" if hint else detail
+        super().__init__(f"{message} (`{' '.join(self.command)}`)")
 
 
 class SimError(AutofixError):
@@ -171,3 +174,22 @@ class AgentRetryLater(AutofixError, SystemExit):
         self.code = message
         self.message = message
         self.result = result
+
+
+class PermanentTaskError(AutofixError, SystemExit):
+    """A task failed for a reason no retry can fix (a missing project, CLI or key, a refusal).
+
+    A ``SystemExit`` like :class:`AgentRetryLater`, so Airflow's task runner logs
+    ``Task exited exit_code=1`` instead of a traceback; the reason was logged before it, in one
+    line that ends with the next step. autofix's operators carry a retry policy that fails this
+    exception without a retry (a plain ``retries`` would otherwise apply to a ``SystemExit``).
+    """
+
+    def __init__(self, message: str, result: Any = None) -> None:
+        super().__init__(message)
+        self.code = 1
+        self.message = message
+        self.result = result
+
+    def __str__(self) -> str:
+        return self.message

@@ -92,22 +92,39 @@ def git(
     return done
 
 
-def ensure_repo(path: Path) -> Path:
-    """Return the repository's top-level directory, or raise a ``GitError`` saying what to do."""
+def repo_top(path: Path) -> Path | None:
+    """The top-level folder of the repository ``path`` is in; None when it is in none."""
+    done = git(path, "rev-parse", "--show-toplevel", check=False)
+    return Path(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def ensure_repo(path: Path) -> tuple[Path, bool]:
+    """The repository's top-level folder, and whether it was made now: a folder in no
+    repository becomes one, its files the first commit. Raises ``GitError`` saying what to do."""
     path = Path(path)
     if not path.is_dir():
         raise git_error(
-            ["git", "-C", str(path)], None, f"{path}: no such directory", "check project_path"
+            ["git", "-C", str(path)],
+            None,
+            f"project_path {path} does not exist",
+            "set project_path to a git repository on the worker",
         )
-    done = git(path, "rev-parse", "--show-toplevel", check=False)
-    if done.returncode != 0:
-        raise git_error(
-            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-            done.returncode,
-            done.stderr,
-            f"{path} is not a git repository; run `git init` and commit it first",
-        )
-    return Path(done.stdout.strip())
+    top = repo_top(path)
+    if top is not None:
+        return top, False
+    git(path, "init", "--quiet")
+    git(path, "add", "--all")
+    git(
+        path,
+        "commit",
+        "--no-verify",
+        "--quiet",
+        "--allow-empty",
+        "-m",
+        "Initial commit",
+        env=_identity_env(path),
+    )
+    return path.resolve(), True
 
 
 def is_clean(path: Path) -> bool:

@@ -50,6 +50,7 @@ class ProjectPlan(BaseModel):
     test_config_max_age_hours: float = Field(default=24.0, ge=0)
     index: int = 0
     name: str = ""  # how the run shows the project (the map index): its folder name, unique
+    agent_clis_dir: str | None = None  # fixing.agent_clis_dir: where a CLI not on PATH is found
 
     @field_validator("agent")
     @classmethod
@@ -63,6 +64,20 @@ class ProjectPlan(BaseModel):
     @classmethod
     def _known_checks(cls, value: list[str]) -> list[str]:
         return [normalize_check(check) for check in value]
+
+
+def names_a_project(params: Mapping[str, Any]) -> bool:
+    """Whether the run's params name a project of their own (else the config's are fixed)."""
+    return bool(str(params.get("project_path") or "").strip() or params.get("projects"))
+
+
+def empty_project_hint(config: AutofixConfig) -> str:
+    """What an empty project_path does, as the end of a next step."""
+    if config.fixing.projects:
+        return "leave it empty to fix fixing.projects of config/autofix.yaml"
+    if config.fixing.scratch_from:
+        return f"leave it empty for a fresh copy of {config.fixing.scratch_from}"
+    return "set fixing.projects or fixing.scratch_from in config/autofix.yaml"
 
 
 def _project_entries(params: Mapping[str, Any], config: AutofixConfig) -> list[dict[str, Any]]:
@@ -101,8 +116,9 @@ def plan_projects(
     entries = _project_entries(params, config)
     if not entries:
         raise FixingError(
-            "no project to fix: set project_path (or projects) in the run's conf / trigger "
-            "form, or fixing.projects in config/autofix.yaml"
+            "no project to fix: the run names none and config/autofix.yaml has neither "
+            "fixing.projects nor fixing.scratch_from. Next: set project_path in the trigger "
+            "form, or one of those keys"
         )
     seen: set[str] = set()
     names: set[str] = set()
@@ -155,6 +171,7 @@ def plan_projects(
                 ),
                 index=index,
                 name=name,
+                agent_clis_dir=config.fixing.agent_clis_dir,
             )
         except (ValidationError, ValueError) as exc:
             raise FixingError(f"project {path}: {exc}") from exc

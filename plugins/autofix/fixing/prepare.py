@@ -17,13 +17,14 @@ class Prepared(BaseModel):
     plan: ProjectPlan
     base_sha: str  # HEAD when the run started: the summary lists commits since this
     branch_created: bool
+    repo_created: bool = False  # the folder was no repository: prepare made it one
 
 
 def prepare(plan: ProjectPlan) -> Prepared:
     """Check the repo and tree, create or resume the work branch. Raises FixingError."""
     path = Path(plan.project_path)
     try:
-        top = gitops.ensure_repo(path)
+        top, made = gitops.ensure_repo(path)
         gitops.head(top)
         if not gitops.is_clean(top):
             dirty = gitops.dirty_paths(top)
@@ -42,6 +43,7 @@ def prepare(plan: ProjectPlan) -> Prepared:
         plan=plan.model_copy(update={"project_path": str(top)}),
         base_sha=base,
         branch_created=created,
+        repo_created=made,
     )
 
 

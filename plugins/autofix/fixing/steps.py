@@ -15,9 +15,9 @@ from typing import Any, Protocol
 
 from autofix.audit.stores import build_store
 from autofix.audit.usage_report import build_report, render
-from autofix.config import AutofixConfig
-from autofix.errors import FixingError
-from autofix.fixing.gitops import Commit
+from autofix.config import AutofixConfig, resolve
+from autofix.errors import FixingError, GitError
+from autofix.fixing.gitops import Commit, init_scratch_copy
 from autofix.fixing.loop import (
     LoopStatus,
     advance,
@@ -26,10 +26,19 @@ from autofix.fixing.loop import (
     fix_skip_reason,
     snapshot,
 )
-from autofix.fixing.plan import HOOKS_FILE, ProjectPlan, plan_projects
+from autofix.fixing.plan import (
+    HOOKS_FILE,
+    ProjectPlan,
+    empty_project_hint,
+    names_a_project,
+    plan_projects,
+    slug,
+)
+from autofix.fixing.preflight import CliFound, Problem, preflight
 from autofix.fixing.prepare import Prepared, prepare, verify_hooks
 from autofix.fixing.prompts import discover_prompt, fix_prompt, hooks_prompt
 from autofix.fixing.summary import (
+    NOT_CALLED,
     ProjectSummary,
     agent_calls,
     audit_location,
@@ -74,16 +83,26 @@ def plan_step(
     max_iterations_cap: int,
     log: StepLog,
 ) -> list[ProjectPlan]:
-    """The run's projects (params, else ``fixing.projects``), one plan each, logged."""
-    plans = plan_projects(
-        dict(params), config, run_id=run_id, max_iterations_cap=max_iterations_cap
-    )
+    """The run's projects (params, else ``fixing.projects``, else a fresh copy of
+    ``fixing.scratch_from``), one plan each, each checked before any agent runs (project, CLI,
+    credentials: :mod:`autofix.fixing.preflight`) and logged. Raises FixingError on the first
+    problem, in one line that ends with the next step."""
+    params = dict(params)
+    if not names_a_project(params) and not config.fixing.projects and config.fixing.scratch_from:
+        params["project_path"] = str(scratch_copy(config, run_id, log))
+    plans = plan_projects(params, config, run_id=run_id, max_iterations_cap=max_iterations_cap)
+    hint = empty_project_hint(config)
     for plan in plans:
+        found = preflight(Path(plan.project_path), plan.agent, plan.agent_clis_dir, empty_hint=hint)
+        if isinstance(found, Problem):
+            raise FixingError(found.line())
+        cli = f", CLI {found.version} at {found.path}" if isinstance(found, CliFound) else ""
         log.info(
-            "project %d: %s (agent %s, branch %s, max_iterations %d, checks %s)",
+            "project %d: %s (agent %s%s, branch %s, max_iterations %d, checks %s)",
             plan.index,
             plan.project_path,
             plan.agent,
+            cli,
             plan.work_branch,
             plan.max_iterations,
             ", ".join(plan.checks) or "discovered",
@@ -91,9 +110,33 @@ def plan_step(
     return plans
 
 
+def scratch_copy(config: AutofixConfig, run_id: str, log: StepLog) -> Path:
+    """This run's own copy of ``fixing.scratch_from``: a new repository, so every run finds
+    the template's problems again (kept when the plan task runs again for the same run)."""
+    source = resolve(str(config.fixing.scratch_from))
+    copy = resolve(config.fixing.cache_dir) / "scratch" / slug(run_id) / source.name
+    if (copy / ".git").is_dir():
+        log.info("fresh copy of %s for this run: %s (made by an earlier try)", source, copy)
+        return copy
+    try:
+        sha = init_scratch_copy(source, copy, exclude=config.fixing.scratch_exclude)
+    except GitError as exc:
+        raise FixingError(
+            f"fixing.scratch_from cannot be copied: {exc}. Next: point fixing.scratch_from at "
+            "a folder on the worker"
+        ) from exc
+    log.info("fresh copy of %s for this run: %s (initial commit %s)", source, copy, sha[:12])
+    return copy
+
+
 def prepare_step(plan: ProjectPlan, log: StepLog) -> Prepared:
     """A clean tree on the work branch (created, or resumed when it exists)."""
     prepared = prepare(plan)
+    if prepared.repo_created:
+        log.warning(
+            "%s was no git repository: made it one, its files the first commit",
+            prepared.plan.project_path,
+        )
     how = "created" if prepared.branch_created else "resumed"
     log.info(
         "%s: clean, branch %s %s at %s",
@@ -285,6 +328,13 @@ def summary_step(
         calls=agent_calls(interactions, project),
         audit=audit_location(config),
     )
-    summary = write_summary(summary, config.fixing.runs_dir, render(report, "markdown"))
+    report_text = render(report, "markdown")
+    summary = write_summary(summary, config.fixing.runs_dir, report_text)
     log.info("summary:\n%s", render_summary(summary))
+    if summary.agent_untested:
+        log.warning("%s: this run says nothing about agent %s", NOT_CALLED, summary.agent)
+    # The report file is on the worker; the log is where the UI can show it.
+    log.info("::group::agent calls of this run (the report in %s)", summary.report)
+    log.info("%s", report_text)
+    log.info("::endgroup::")
     return summary

@@ -63,6 +63,29 @@ class ProjectSummary(BaseModel):
     def ok(self) -> bool:
         return self.outcome == LoopState.CLEAN.value
 
+    @property
+    def agent_untested(self) -> bool:
+        """Clean without a single agent call: a green run that says nothing about the agent."""
+        return self.ok and self.agent_calls.calls == 0
+
+
+NOT_CALLED = "already clean: the agent was not called"
+
+
+def run_note(summary: ProjectSummary) -> str:
+    """One Markdown line for the DAG run's note: outcome, issues before → after, commits,
+    agent calls, cost."""
+    before = "-" if summary.errors_before is None else str(summary.errors_before)
+    after = "-" if summary.errors_after is None else str(summary.errors_after)
+    outcome = NOT_CALLED if summary.agent_untested else summary.outcome.upper()
+    calls = summary.agent_calls
+    return (
+        f"**{Path(summary.project_path).name}**: {outcome} · issues {before} → {after} · "
+        f"{len(summary.commits)} commit(s) on `{summary.work_branch}` · "
+        f"{calls.calls} agent call(s) ({summary.agent}) · ${calls.cost_usd:.4f}"
+        + ("" if summary.ok else f" · {summary.reason}")
+    )
+
 
 def summarize(
     *,
@@ -83,6 +106,8 @@ def summarize(
         outcome, reason = status.state.value, status.verdict.reason
         if status.state is LoopState.CONTINUE:  # a check ran but no later fix task did
             outcome = "failed"
+        elif status.state is LoopState.CLEAN and calls.calls == 0:
+            reason = f"{NOT_CALLED} ({reason})"
     return ProjectSummary(
         run_id=run_id,
         project_path=plan.project_path,

@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from airflow.sdk import BaseOperator, TriggerRule
-from airflow.sdk.exceptions import AirflowFailException, AirflowSkipException
+from airflow.sdk import TriggerRule
+from airflow.sdk.exceptions import AirflowSkipException
 
 from autofix.errors import FixingError, GitError
 from autofix.fixing.loop import LoopStatus
@@ -43,9 +43,11 @@ from autofix.fixing.steps import (
     summary_failures,
     summary_step,
 )
-from autofix.fixing.summary import ProjectSummary
+from autofix.fixing.summary import ProjectSummary, run_note
 from autofix.fixing.testconfig import TestConfig, TestConfigCache, cache_for
+from autofix.listeners.run_note import RUN_NOTE_KEY
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
+from autofix.operators.retry_policy import NoRetryOnPermanentOperator, fail_now
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.redact import redact
 from autofix.result import ParseResult
@@ -89,12 +91,13 @@ def name_project(context: Context, plan: ProjectPlan) -> None:
 def pull_prepared(
     context: Context,
     task_id: str,
-    missing: str = "prepare has no result for this project; see its log",
+    missing: str = "prepare has no result for this project: read prepare's log",
 ) -> Prepared:
-    """prepare's result for this task's project; names the project for the map index."""
+    """prepare's result for this task's project; names the project for the map index.
+    Raises FixingError when prepare did not finish."""
     raw = pull_here(context, sibling_id(task_id, "prepare"))
     if raw is None:
-        raise AirflowFailException(missing)
+        raise FixingError(missing)
     prepared = Prepared.model_validate(raw)
     name_project(context, prepared.plan)
     return prepared
@@ -117,17 +120,25 @@ def pull_test_config(context: Context, task_id: str) -> TestConfig | None:
 
 
 @contextmanager
-def step_failure(operation: str, *also: type[Exception]) -> Iterator[None]:
-    """A step that cannot go on fails the task at once, with the step's message: a retry
-    would not help (``also``: the other errors this step reports the same way)."""
+def step_failure(
+    log: Any, *also: type[Exception], note: tuple[Context, str] | None = None
+) -> Iterator[None]:
+    """A step that cannot go on fails the task at once, in one line that starts with the
+    reason and ends with the next step; a retry would not help (``also``: the other errors
+    this step reports the same way). ``note``: (context, step) of a step whose failure ends
+    the whole run, so the run's note says why."""
     errors: tuple[type[Exception], ...] = (FixingError, *also)
     try:
         yield
     except errors as exc:
-        raise AirflowFailException(f"[{operation}] {exc}") from exc
+        if note is not None:
+            context, step = note
+            line = redact(str(exc)).splitlines()[0]
+            context["ti"].xcom_push(key=RUN_NOTE_KEY, value=f"FAILED in {step}: {line}")
+        fail_now(log, str(exc))
 
 
-class PlanProjectsOperator(BaseOperator):
+class PlanProjectsOperator(NoRetryOnPermanentOperator):
     """Resolve the run's projects (params, else ``fixing.projects``) into the mapped list."""
 
     ui_color = "#eeeeee"
@@ -137,8 +148,8 @@ class PlanProjectsOperator(BaseOperator):
         self.max_iterations_cap = max_iterations_cap
 
     def execute(self, context: Context) -> list[dict[str, Any]]:
-        config = load_task_config(self.task_id)
-        with step_failure(self.task_id):
+        config = load_task_config(self.log)
+        with step_failure(self.log, note=(context, "plan")):
             plans = plan_step(
                 context["params"],
                 config,
@@ -149,7 +160,7 @@ class PlanProjectsOperator(BaseOperator):
         return [plan.model_dump(mode="json") for plan in plans]
 
 
-class PrepareOperator(BaseOperator):
+class PrepareOperator(NoRetryOnPermanentOperator):
     """The path is a git repo, the tree is clean, the work branch is checked out."""
 
     template_fields: Sequence[str] = ("plan",)
@@ -160,7 +171,7 @@ class PrepareOperator(BaseOperator):
         self.plan = plan  # a mapped argument: one plan dict per map index
 
     def execute(self, context: Context) -> dict[str, Any]:
-        with step_failure("prepare", ValueError):
+        with step_failure(self.log, ValueError):
             plan = ProjectPlan.model_validate(self.plan)
             name_project(context, plan)
             prepared = prepare_step(plan, self.log)
@@ -184,7 +195,8 @@ class _ProjectAgentOperator(AIWrapperOperator):
 
     def planned_call(self, context: Context) -> PlannedCall:
         if self._call is None:
-            self._call = self.agent_call(context)
+            with step_failure(self.log):
+                self._call = self.agent_call(context)
         return self._call
 
     def render_template_fields(
@@ -193,7 +205,7 @@ class _ProjectAgentOperator(AIWrapperOperator):
         super().render_template_fields(context, jinja_env)
         self._call = None  # a new try plans anew (dag.test() reuses the operator)
         try:
-            call = self.planned_call(context)
+            call = self._call = self.agent_call(context)
         except Exception as exc:  # execute asks again and fails with the real reason
             self.log.warning("the prompt could not be built yet: %s", redact(str(exc)))
             return
@@ -210,6 +222,7 @@ class _ProjectAgentOperator(AIWrapperOperator):
             agent_options=dict(plan.agent_options),
             prompt=call.prompt or "",
             timeout=call.timeout,
+            agent_clis_dir=self.agent_clis_dir or plan.agent_clis_dir,
         )
         return self.run_spec(context, spec)
 
@@ -230,7 +243,7 @@ class ConfigureHooksOperator(_ProjectAgentOperator):
             self.log.info("%s: no agent call", redact(call.reason))
             return None
         result = self.run_for(context, call)
-        with step_failure(self.operation, GitError):
+        with step_failure(self.log, GitError):
             hooks_verified(call.prepared, self.log)
         return to_xcom(result)
 
@@ -244,7 +257,7 @@ class DiscoverTestsOperator(_ProjectAgentOperator):
         super().__init__(**kwargs)
 
     def _cache(self, plan: ProjectPlan) -> TestConfigCache:
-        return cache_for(plan, load_task_config(self.operation, self.config_path))
+        return cache_for(plan, load_task_config(self.log, self.config_path))
 
     def agent_call(self, context: Context) -> PlannedCall:
         prepared = pull_prepared(context, self.task_id)
@@ -260,12 +273,12 @@ class DiscoverTestsOperator(_ProjectAgentOperator):
             return None
         self.log.info("test config %s", redact(call.reason))
         result = self.run_for(context, call)
-        with step_failure(self.operation):
+        with step_failure(self.log):
             keep_test_config(call.prepared.plan, cache, result.data, self.log)
         return to_xcom(result)  # its data is the test config: pushed once
 
 
-class CheckOperator(BaseOperator):
+class CheckOperator(NoRetryOnPermanentOperator):
     """Run the real check tools; check_0 is the baseline, check_N records fix_N's effect."""
 
     ui_color = "#e6f5d0"
@@ -275,11 +288,11 @@ class CheckOperator(BaseOperator):
         self.iteration = iteration
 
     def execute(self, context: Context) -> dict[str, Any]:
-        prepared = pull_prepared(context, self.task_id)
-        first = self.iteration == 0
-        test_config = pull_test_config(context, self.task_id) if first else None
-        previous = None if first else pull_status(context, self.task_id, self.iteration - 1)
-        with step_failure(self.task_id):
+        with step_failure(self.log):
+            prepared = pull_prepared(context, self.task_id)
+            first = self.iteration == 0
+            test_config = pull_test_config(context, self.task_id) if first else None
+            previous = None if first else pull_status(context, self.task_id, self.iteration - 1)
             status = check_step(prepared.plan, self.iteration, previous, test_config, self.log)
         return status.model_dump(mode="json")
 
@@ -308,7 +321,7 @@ class FixOperator(_ProjectAgentOperator):
         return {**to_xcom(result), "commits": [c.model_dump(mode="json") for c in commits]}
 
 
-class SummaryOperator(BaseOperator):
+class SummaryOperator(NoRetryOnPermanentOperator):
     """Issues before/after, commits, agent calls and cost; fails unless the project is clean."""
 
     ui_color = "#fff3b0"
@@ -333,11 +346,12 @@ class SummaryOperator(BaseOperator):
         return last
 
     def execute(self, context: Context) -> dict[str, Any]:
-        missing = "[summary] prepare did not finish (see its log); nothing changed"
-        prepared = pull_prepared(context, self.task_id, missing)
+        missing = "prepare did not finish, so nothing changed: read prepare's log"
+        with step_failure(self.log):
+            prepared = pull_prepared(context, self.task_id, missing)
         last = self._last_status(context)
         summary = summary_step(
-            load_task_config(self.task_id),
+            load_task_config(self.log),
             run_id=str(context["run_id"]),
             prepared=prepared,
             status=last,
@@ -347,12 +361,15 @@ class SummaryOperator(BaseOperator):
         return self._push(context, summary)
 
     def _push(self, context: Context, summary: ProjectSummary) -> dict[str, Any]:
-        """The summary as the return value, or, unless the project is clean, failing the task."""
+        """The summary as the return value, or, unless the project is clean, failing the task.
+        Its line for the run's note goes to ``RUN_NOTE_KEY`` either way."""
+        context["ti"].xcom_push(key=RUN_NOTE_KEY, value=run_note(summary))
         value = summary.model_dump(mode="json")
         if not summary.ok:  # a failed task pushes no return value: keep the summary readable
             context["ti"].xcom_push(key=SUMMARY_KEY, value=value)
-            raise AirflowFailException(
-                f"[summary] {summary.project_path}: {summary.outcome}: {summary.reason} "
-                f"(report: {summary.report})"
+            fail_now(
+                self.log,
+                f"{summary.outcome}: {summary.reason}",
+                f"project: {summary.project_path}\nreport: {summary.report}",
             )
         return value

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from airflow.sdk import BaseOperator, TaskGroup, TriggerRule
-from airflow.sdk.exceptions import AirflowFailException
+from airflow.sdk import TaskGroup, TriggerRule
 
 from autofix.agents.registry import get_format
 from autofix.operators.branch import ParseResultBranchOperator
 from autofix.operators.results import pull_results
+from autofix.operators.retry_policy import NoRetryOnPermanentOperator, fail_now
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.result import ParseResult
 from autofix.validation.failure_report import write_failure_report
@@ -47,7 +47,7 @@ class RetryGroupAttemptOperator(AIWrapperOperator):
         return task.run_group_attempt(history, self.group_attempts)
 
 
-class RetryGroupSucceededOperator(BaseOperator):
+class RetryGroupSucceededOperator(NoRetryOnPermanentOperator):
     """Pushes the valid attempt's ParseResult, so ``group.output``-style pulls get one value."""
 
     def __init__(self, *, attempt_task_ids: Sequence[str], **kwargs: Any) -> None:
@@ -59,10 +59,10 @@ class RetryGroupSucceededOperator(BaseOperator):
             if result.success:
                 self.log.info("valid answer from attempt %d", result.attempt)
                 return to_xcom(result)
-        raise AirflowFailException("no attempt produced a valid answer")
+        fail_now(self.log, "no attempt produced a valid answer: see the attempts' logs")
 
 
-class RetryGroupFailedOperator(BaseOperator):
+class RetryGroupFailedOperator(NoRetryOnPermanentOperator):
     """Fails the group with every attempt's errors and writes the failure report."""
 
     def __init__(
@@ -83,7 +83,7 @@ class RetryGroupFailedOperator(BaseOperator):
     template_fields: Sequence[str] = ("original_prompt",)
 
     def execute(self, context: Context) -> None:
-        config = load_task_config(self.operation, self.config_path)
+        config = load_task_config(self.log, self.config_path)
         history = pull_results(context, self.attempt_task_ids)
         lines = [f"[{self.operation}] no valid answer after {len(history)} attempt(s)"]
         for result in history:
@@ -103,9 +103,7 @@ class RetryGroupFailedOperator(BaseOperator):
                 reason=decision.reason,
             )
             lines.append(f"  failure report: {report}")
-        message = "\n".join(lines)
-        self.log.error(message)
-        raise AirflowFailException(message)
+        fail_now(self.log, "\n".join(lines))
 
 
 def retry_with_feedback(

@@ -2,7 +2,10 @@
 
 ``AIWrapperOperator`` raises :class:`autofix.errors.AgentRetryLater` (Airflow's ``retries``
 apply; it logs one line, no traceback) for transient and ordinary failures,
-:class:`AgentPermanentError` (an ``AirflowFailException``: no retry) for permanent ones. When
+:class:`AgentPermanentError` for permanent ones: :func:`fail_now` logs the reason and the next
+step in one ERROR line and raises a :class:`autofix.errors.PermanentTaskError`, which Airflow
+logs without a traceback and :class:`AgentRetryPolicy` fails without a retry. Every autofix
+operator fails that way when a person must change something first. When
 the agent's output carried a reset time or a retry-after, the try's ParseResult holds it
 (``retry_after_s``, capped by ``agents.max_retry_wait_seconds``) and :class:`AgentRetryPolicy`,
 the operator's default
@@ -15,12 +18,12 @@ sends ``retry_delay_seconds`` with the up-for-retry state, the API server stores
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
-from airflow.sdk import RetryDecision, RetryPolicy
-from airflow.sdk.exceptions import AirflowFailException
+from airflow.sdk import BaseOperator, RetryDecision, RetryPolicy
 
-from autofix.errors import AgentRetryLater, AutofixError
+from autofix.errors import AgentRetryLater, PermanentTaskError
+from autofix.redact import redact
 
 if TYPE_CHECKING:
     from airflow.sdk import Context
@@ -28,8 +31,34 @@ if TYPE_CHECKING:
     from autofix.result import ParseResult
 
 
-class AgentPermanentError(AutofixError, AirflowFailException):
+class AgentPermanentError(PermanentTaskError):
     """A permanent agent failure (auth, invalid request, refusal, budget): no Airflow retry."""
+
+
+class _Log(Protocol):
+    def error(self, message: Any, /, *args: Any) -> Any: ...
+
+    def info(self, message: Any, /, *args: Any) -> Any: ...
+
+
+def fail_now(
+    log: _Log,
+    message: str,
+    details: str = "",
+    *,
+    error: type[PermanentTaskError] = PermanentTaskError,
+    result: ParseResult | None = None,
+) -> NoReturn:
+    """Fail the task without a retry or a traceback: the message's first line (the reason, then
+    the next step) as one ERROR line, the rest and ``details`` folded below it."""
+    first, _, rest = redact(message).strip().partition("\n")
+    log.error("%s", first)
+    more = "\n".join(part for part in (rest.strip(), redact(details).strip()) if part)
+    if more:
+        log.info("::group::details")
+        log.info("%s", more)
+        log.info("::endgroup::")
+    raise error(first, result)
 
 
 def describe_wait(seconds: float) -> str:
@@ -48,7 +77,8 @@ class AgentRetryPolicy(RetryPolicy):
     """Retry after the delay the agent's output asked for; otherwise the task's own schedule.
 
     Airflow still counts the try against ``retries``: a policy can shorten or lengthen the wait,
-    never add tries. Other exceptions fall through to Airflow's default behaviour.
+    never add tries. A :class:`PermanentTaskError` fails at once. Other exceptions fall through
+    to Airflow's default behaviour.
     """
 
     def evaluate(
@@ -58,6 +88,8 @@ class AgentRetryPolicy(RetryPolicy):
         max_tries: int,
         context: Context | None = None,
     ) -> RetryDecision:
+        if isinstance(exception, PermanentTaskError):
+            return RetryDecision.fail(reason="a permanent failure: a retry would not help")
         result: ParseResult | None = (
             exception.result if isinstance(exception, AgentRetryLater) else None
         )
@@ -75,3 +107,12 @@ class AgentRetryPolicy(RetryPolicy):
     @classmethod
     def deserialize(cls, data: dict[str, Any]) -> AgentRetryPolicy:
         return cls()
+
+
+class NoRetryOnPermanentOperator(BaseOperator):
+    """An autofix operator that is no agent call: its ``fail_now`` never retries either, even
+    under a DAG whose ``default_args`` give every task ``retries``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("retry_policy", AgentRetryPolicy())
+        super().__init__(**kwargs)

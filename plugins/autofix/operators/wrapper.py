@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from airflow.sdk import BaseOperator
-from airflow.sdk.exceptions import AirflowFailException
 
 from autofix.agents.openai.endpoint import endpoint_settings
 from autofix.agents.registry import format_class
@@ -17,7 +16,12 @@ from autofix.errors import AgentRetryLater, ConfigError
 from autofix.hooks.openai_endpoint import OpenAIEndpointHook
 from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
-from autofix.operators.retry_policy import AgentPermanentError, AgentRetryPolicy, describe_wait
+from autofix.operators.retry_policy import (
+    AgentPermanentError,
+    AgentRetryPolicy,
+    describe_wait,
+    fail_now,
+)
 from autofix.operators.verdicts import earlier_spend, failure_line, remember_try
 from autofix.parser import check_fail_on
 from autofix.redact import (
@@ -46,13 +50,12 @@ def task_trace(context: Context) -> TraceContext:
     )
 
 
-def load_task_config(operation: str, path: str | None = None) -> AutofixConfig:
-    """The config, or AirflowFailException naming the key and reason (fail fast at task start)."""
+def load_task_config(log: Any, path: str | None = None) -> AutofixConfig:
+    """The config; else the task fails at once, naming the file, the key and the reason."""
     try:
         return load_config(path)
     except ConfigError as exc:
-        # A retry will not fix it and the message says what to fix: no chained traceback.
-        raise AirflowFailException(f"[{operation}] {exc}") from None
+        fail_now(log, f"{exc}. Next: fix the config file, then clear this task")
 
 
 def _check_option_names(agent: str, options: dict[str, Any]) -> None:
@@ -110,8 +113,8 @@ class AIWrapperOperator(BaseOperator):
     Airflow's ``retries`` apply and the try logs one line, not a traceback; when the output
     carried a reset time or retry-after the next try waits that long (``AgentRetryPolicy``, the
     default ``retry_policy``). Permanent (auth, invalid request, refusal, budget, exhausted
-    validation) → ``AgentPermanentError``, an ``AirflowFailException``, after a line saying what
-    to do next. ``fail_on_error=False`` always returns the result and lets a
+    validation) → ``AgentPermanentError``, no retry and no traceback, after one line that says
+    the kind, the reason and what to do next. ``fail_on_error=False`` always returns the result and lets a
     ``ParseResultBranchOperator`` decide.
 
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
@@ -255,7 +258,7 @@ class AIWrapperOperator(BaseOperator):
 
     def run_spec(self, context: Context, spec: AgentTaskSpec) -> ParseResult:
         """Run ``spec`` as this task: log, audit, keep the verdict, raise by retry class."""
-        config = load_task_config(spec.operation, self.config_path)
+        config = load_task_config(self.log, self.config_path)
         self._mask_env(spec.env)
         recorder = build_recorder(config) if self.audit else None
         task = AgentTask(
@@ -270,7 +273,7 @@ class AIWrapperOperator(BaseOperator):
         try:
             result = self._run(context, task)
         except ConfigError as exc:  # e.g. an output_schema that names no model
-            raise AirflowFailException(f"[{spec.operation}] {exc}") from None
+            fail_now(self.log, f"{exc}. Next: fix the task's arguments, then clear this task")
         finally:
             self._task = None
         try_number = context["ti"].try_number
@@ -303,10 +306,7 @@ class AIWrapperOperator(BaseOperator):
         ti.xcom_push(key=FAILED_RESULT_KEY, value=to_xcom(result))
         if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
             raise AgentRetryLater(verdict, result)  # Airflow logs the line, no traceback
-        self.log.error("%s", verdict)
-        raise AgentPermanentError(
-            result.error_message or f"[{self.operation}] {result.status.value}"
-        )
+        fail_now(self.log, verdict, error=AgentPermanentError, result=result)
 
     def _log_summary(self, result: ParseResult) -> None:
         verdict = "SUCCESS" if result.success else f"FAILED ({result.status.value})"

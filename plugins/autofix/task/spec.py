@@ -90,6 +90,22 @@ def attempt_policy(
     return replace(policy, **changes) if changes else policy
 
 
+def installed_cli(
+    name: str, env: Mapping[str, str], agent_clis_dir: str | None
+) -> tuple[str, bool] | None:
+    """Where the CLI ``name`` runs from, and whether from ``agent_clis_dir``: PATH first (the
+    user's own install wins, never switched silently), then
+    ``<agent_clis_dir>/node_modules/.bin/<name>``; None when neither has it."""
+    on_path = shutil.which(name, path=env.get("PATH") or os.environ.get("PATH"))
+    if on_path:
+        return on_path, False
+    if agent_clis_dir:
+        local = resolve(agent_clis_dir) / "node_modules" / ".bin" / name
+        if local.exists():
+            return str(local), True
+    return None
+
+
 def project_cli(
     agent_format: AgentFormat, env: Mapping[str, str], agent_clis_dir: str | None
 ) -> list[str] | None:
@@ -98,8 +114,7 @@ def project_cli(
     default = getattr(agent_format, "default_command", None)
     if not agent_clis_dir or not default:
         return None
-    path = env.get("PATH") or os.environ.get("PATH")
-    if shutil.which(default[0], path=path):
-        return None  # the user's own install wins: never switch it silently
-    local = resolve(agent_clis_dir) / "node_modules" / ".bin" / default[0]
-    return [str(local), *default[1:]] if local.exists() else None
+    found = installed_cli(default[0], env, agent_clis_dir)
+    if found is None or not found[1]:
+        return None
+    return [found[0], *default[1:]]
