@@ -250,7 +250,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
         assert len(lines) == 1, f"{len(lines)} retry lines"
         assert "Task failed with exception" not in retry_log, "a traceback is logged"
         assert "Traceback" not in retry_log and "AgentRetryLater" not in retry_log
-        assert "autofix verdict: FAILED (limit_reached) [fix]" in retry_log
+        assert "autofix verdict: FAILED (usage limit) [fix]" in retry_log
     page.set_viewport_size({"width": 1400, "height": 1000})
 
 
