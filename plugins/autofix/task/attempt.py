@@ -122,9 +122,9 @@ class AttemptRunner:
         if self._killed:
             runner.kill()
         argv_shown = " ".join(invocation.argv[:3]) + (" …" if len(invocation.argv) > 3 else "")
-        with self.group(f"prompt: {operation or 'agent'} attempt {attempt}"):
+        with self.group(f"prompt: {operation or 'agent'} call {attempt}"):
             self._log_line(redact(request.prompt))
-        with self.group(f"{agent_format.name} output: {operation or 'agent'} attempt {attempt}"):
+        with self.group(f"{agent_format.name} output: {operation or 'agent'} call {attempt}"):
             self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
             try:
                 with live:
