@@ -256,7 +256,7 @@ def test_one_compact_log_line_per_attempt(caplog: pytest.LogCaptureFixture) -> N
     [record] = caplog.records
     line = record.getMessage()
     assert "\n" not in line and len(line) < 200, line
-    assert line.startswith(f"audit: {interaction.operation} attempt 1 (")
+    assert line.startswith(f"audit: {interaction.operation} call 1 (")
     assert "(type_mismatch, required_missing)" in line
     assert f"record {interaction.envelope.envelope_id[:12]}" in line
     assert "{" not in line  # a summary, not the record as JSON

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from autofix.audit.recorder import AuditRecorder
 from autofix.audit.stores.memory import MemoryStore
 from autofix.config import AutofixConfig, BudgetSettings, EscalationSettings, ValidationSettings
-from autofix.result import RetryClass, Status
+from autofix.result import FailureKind, RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
 
 
@@ -168,6 +168,29 @@ def test_missing_cwd_is_a_clear_permanent_failure(tmp_path: Path) -> None:
     result = task.run()
     assert result.retry_class is RetryClass.PERMANENT
     assert "nope" in result.error_message
+
+
+def test_a_missing_agent_cli_is_its_own_permanent_kind(tmp_path: Path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    task, lines = make_task(tmp_path, agent="claude", prompt="p", env={"PATH": str(empty)})
+    result = task.run()
+    assert not result.success
+    assert result.failure_kind is FailureKind.MISSING_CLI
+    assert result.retry_class is RetryClass.PERMANENT
+    assert result.exit_code is None and result.run_status is None  # nothing ran
+    assert result.error_message == (
+        "executable not found: 'claude' (not on PATH); install it or pass its absolute path"
+    )
+    assert all(str(empty) not in line for line in lines)  # no PATH dump in the log either
+
+
+def test_a_missing_cwd_stays_a_config_failure(tmp_path: Path) -> None:
+    task, _ = make_task(
+        tmp_path, agent="plain", prompt="", command=["true"], cwd=str(tmp_path / "nope")
+    )
+    result = task.run()
+    assert result.failure_kind is FailureKind.CONFIG
 
 
 def test_secret_env_values_never_reach_the_log_or_result(tmp_path: Path) -> None:

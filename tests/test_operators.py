@@ -83,14 +83,14 @@ with DAG("op_noise", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) as
     assert result.cost_usd == pytest.approx(0.0213)
     assert result.usage.input_tokens == 4200
     log = capfd.readouterr().out
-    assert "::group::prompt: configure_hooks attempt 1" in log
-    assert "::group::sim output: configure_hooks attempt 1" in log
+    assert "::group::prompt: configure_hooks call 1" in log
+    assert "::group::sim output: configure_hooks call 1" in log
     assert "[noise: node-warning] (node:" in log  # the agent's stderr, marked with its rule
     assert "assistant: All 5 tests pass." in log and "tool: Bash python -m pytest -q" in log
     assert '{"type":' not in log  # the transcript, not the raw events
     audit = [r.getMessage() for r in caplog.records if r.name == "autofix.audit"]
     assert len(audit) == 1 and "{" not in audit[0]  # one compact line, not the record's JSON
-    assert audit[0].startswith("audit: configure_hooks attempt 1 (sim) · completed · $0.0213")
+    assert audit[0].startswith("audit: configure_hooks call 1 (sim) · completed · $0.0213")
     assert "autofix verdict: SUCCESS [configure_hooks]" in log
     records = list(JsonlStore(tmp_path / "audit.jsonl").iter_all())
     assert [r.envelope.operation for r in records] == ["configure_hooks"]

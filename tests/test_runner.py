@@ -15,7 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from autofix.errors import RunnerError
+from autofix.errors import ExecutableNotFoundError, RunnerError
 from autofix.runner import Runner, RunResult, run
 
 PY = sys.executable
@@ -161,6 +161,29 @@ def test_missing_cwd_is_a_clear_error(tmp_path: Path) -> None:
 def test_missing_executable_names_it_and_path() -> None:
     with pytest.raises(RunnerError, match=r"executable not found: 'autofix-no-such-tool'.*PATH"):
         run(["autofix-no-such-tool", "--help"])
+
+
+def test_a_missing_executable_is_its_own_error_with_the_reason_first(tmp_path: Path) -> None:
+    with pytest.raises(ExecutableNotFoundError) as caught:
+        run(["autofix-no-such-tool", "--help"], env={"PATH": str(tmp_path)})
+    assert isinstance(caught.value, RunnerError)  # callers catching RunnerError still do
+    message = str(caught.value)
+    assert message.startswith("executable not found: 'autofix-no-such-tool' (not on PATH)")
+    assert str(tmp_path) not in message  # no PATH dump
+    assert caught.value.executable == "autofix-no-such-tool"
+
+
+def test_a_missing_executable_path_is_not_blamed_on_path(tmp_path: Path) -> None:
+    missing = tmp_path / "bin" / "tool"
+    with pytest.raises(ExecutableNotFoundError, match=r"^executable not found: .*'.*") as caught:
+        run([str(missing)])
+    assert str(caught.value).startswith(f"executable not found: '{missing}' (no such file)")
+
+
+def test_a_missing_cwd_is_not_a_missing_executable(tmp_path: Path) -> None:
+    with pytest.raises(RunnerError) as caught:
+        run(["true"], cwd=tmp_path / "nope")
+    assert not isinstance(caught.value, ExecutableNotFoundError)
 
 
 def test_shell_string_only_when_asked() -> None:

@@ -233,7 +233,7 @@ def test_real_scheduler_runs_the_dag_triggered_through_the_rest_api(
         return json.dumps(response.json()["content"])
 
     first_try = task_log(fix(2), 1)
-    assert "autofix verdict: FAILED (limit_reached) [fix]" in first_try
+    assert "autofix verdict: FAILED (usage limit) [fix]" in first_try
     assert "transient (usage limit): Airflow retries in" in first_try
     second_try = task_log(fix(2), 2)
     assert "autofix verdict: SUCCESS [fix]" in second_try

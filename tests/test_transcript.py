@@ -177,9 +177,9 @@ def test_openai_client_events() -> None:
     ]
     lines = render(OpenAITranscript(), "\n".join(json.dumps(event) for event in stream))
     assert lines == [
-        "request: POST http://127.0.0.1:8012/v1/chat/completions (try 1)",
+        "request: POST http://127.0.0.1:8012/v1/chat/completions (HTTP request 1)",
         "retry in 2 s: HTTP 429 from …",
-        "request: POST http://127.0.0.1:8012/v1/chat/completions (try 2)",
+        "request: POST http://127.0.0.1:8012/v1/chat/completions (HTTP request 2)",
         'assistant: {"a": 1}',
         "           second line",
         "result: stop · gemma · tokens in 12 out 5 · 0.8 s",
@@ -264,7 +264,7 @@ def test_the_task_log_shows_a_transcript_and_marked_noise_for_every_sim_format(
     result = task.run()
     assert result.success
     log = "\n".join(lines).splitlines()
-    assert "::group::prompt: check attempt 1" in log and "run the tests" in log
+    assert "::group::prompt: check call 1" in log and "run the tests" in log
     assert not [line for line in log if JSON_LINE.match(line)], "raw JSON in the task log"
     assert "assistant: All 5 tests pass. No changes were needed." in log
     if fmt not in ("claude-json", "gemini"):  # these two formats carry no tool calls

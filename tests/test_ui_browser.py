@@ -218,7 +218,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
         assert "fix_1" in page.url
     sc.facts["fix_log_chars"] = len(log)
     with steps.step("log: the prompt is the first group"):
-        prompt, output = log.find("prompt: fix attempt 1"), log.find("sim output: fix attempt 1")
+        prompt, output = log.find("prompt: fix call 1"), log.find("sim output: fix call 1")
         assert 0 <= prompt < output, "no prompt group before the agent's output"
         assert "[ruff F401]" in log[prompt:output]
     with steps.step("log: a readable transcript, no raw JSON at INFO"):
@@ -229,7 +229,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
         assert re.search(r"^  ↳ All checks passed!$", log, re.M), "no tool result"
         assert "assistant: Removed the unused `os` import" in log, "no assistant text"
         assert re.search(r"^result: success · 3 turn\(s\) · .*\$0\.0213", log, re.M)
-        assert re.search(r"INFO - audit: fix attempt 1 \(sim\) · completed · \$0\.0213", log)
+        assert re.search(r"INFO - audit: fix call 1 \(sim\) · completed · \$0\.0213", log)
     with steps.step("log: noise lines are marked with their rule"):
         assert re.search(r"\[noise: node-warning\] \(node:\d+\) \[DEP0040\]", log), "unmarked"
         assert not re.search(r"^\(node:\d+\)", log, re.M), "a noise line without its mark"
@@ -250,7 +250,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
         assert len(lines) == 1, f"{len(lines)} retry lines"
         assert "Task failed with exception" not in retry_log, "a traceback is logged"
         assert "Traceback" not in retry_log and "AgentRetryLater" not in retry_log
-        assert "autofix verdict: FAILED (limit_reached) [fix]" in retry_log
+        assert "autofix verdict: FAILED (usage limit) [fix]" in retry_log
     page.set_viewport_size({"width": 1400, "height": 1000})
 
 

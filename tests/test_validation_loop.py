@@ -69,7 +69,7 @@ def test_identical_errors_stop_after_two(_home: Path, caplog: pytest.LogCaptureF
     assert len(llm.calls) == 2
     assert caught.value.reason == "identical_errors"
     assert (
-        "attempts 1 and 2 failed with the same errors (risk (range_violation)); stopping"
+        "calls 1 and 2 failed with the same errors (risk (range_violation)); stopping"
         in caplog.text
     )
     assert reports(_home)[0]["final_status"] == "invalid_output"
@@ -98,11 +98,11 @@ def test_exhausted_lists_every_attempt_and_writes_the_report(_home: Path) -> Non
     )
     message = str(error)
     assert message.splitlines()[0] == (
-        "[plan_strategy] no valid output after 3 attempt(s): invalid_output (exhausted)"
+        "[plan_strategy] no valid output after 3 call(s): invalid_output (exhausted)"
     )
-    assert "  attempt 1: risk (range_violation)" in message
-    assert "  attempt 2: indicators.technical_indicators.0.name (pattern_violation)" in message
-    assert "  attempt 3: (root) (structural_error)" in message
+    assert "  call 1: risk (range_violation)" in message
+    assert "  call 2: indicators.technical_indicators.0.name (pattern_violation)" in message
+    assert "  call 3: (root) (structural_error)" in message
     assert secret not in error.last_output and secret not in message
     assert sorted(error.errors_by_attempt()) == [1, 2, 3]
     assert (

@@ -245,7 +245,7 @@ def test_parse_result_round_trip_through_xcom_json() -> None:
     )
     assert result.agent == "claude" and result.exit_code == 0
     assert secret not in (result.final_text or "") and secret not in result.error_message
-    assert result.error_message.startswith("[plan] attempt 1/3: invalid_output")
+    assert result.error_message.startswith("[plan] call 1/3: invalid_output")
     restored = ParseResult.model_validate(result.model_dump(mode="json"))
     again = type(outcome).from_parse_result(restored)
     assert again.error_keys == outcome.error_keys and again.status is Status.INVALID_OUTPUT

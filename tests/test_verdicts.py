@@ -11,14 +11,27 @@ import pytest
 from autofix.errors import AgentRetryLater, AutofixError
 from autofix.operators.fixing import sibling_id
 from autofix.operators.verdicts import (
+    DEFAULT_NEXT_STEP,
+    NEXT_STEP,
+    NEXT_STEP_BY_KIND,
     TRY_KEY,
+    did_not_start,
     earlier_spend,
     failure_line,
+    next_step,
     remember_try,
     retry_delay,
 )
 from autofix.operators.wrapper import AIWrapperOperator
-from autofix.result import AttemptSpend, ParseResult, RetryClass, Status, TokenUsage
+from autofix.result import (
+    FAILURE_KINDS,
+    AttemptSpend,
+    FailureKind,
+    ParseResult,
+    RetryClass,
+    Status,
+    TokenUsage,
+)
 
 pytestmark = pytest.mark.airflow
 
@@ -72,6 +85,76 @@ def test_a_permanent_failure_says_what_to_do_next() -> None:
     line = failure_line(result, operator(), SimpleNamespace(try_number=1, max_tries=0))
     assert line.startswith("permanent (auth failed): [fix] Invalid API key · Please run /login.")
     assert "Next: check the agent's credentials" in line
+
+
+def failed(kind: FailureKind, **update: Any) -> ParseResult:
+    status, retry_class = FAILURE_KINDS[kind]
+    fields: dict[str, Any] = {"error_message": f"[fix] {kind.value} happened", **update}
+    return ParseResult(
+        success=False, status=status, retry_class=retry_class, failure_kind=kind, **fields
+    )
+
+
+NOT_RETRIED = [
+    kind
+    for kind, (_, retry_class) in FAILURE_KINDS.items()
+    if retry_class in (RetryClass.PERMANENT, RetryClass.INVALID_OUTPUT)
+]
+
+
+@pytest.mark.parametrize("kind", NOT_RETRIED, ids=str)
+def test_each_kind_gets_advice_written_for_it_never_another_kinds(kind: FailureKind) -> None:
+    step = next_step(failed(kind))
+    others = {text for other, text in NEXT_STEP_BY_KIND.items() if other is not kind}
+    assert step in (NEXT_STEP_BY_KIND.get(kind), DEFAULT_NEXT_STEP)
+    assert step not in others
+    # Its status's advice (for results without a kind) is not what a kind falls back to.
+    assert kind in NEXT_STEP_BY_KIND, f"{kind.value} has no advice of its own"
+
+
+def test_a_result_without_a_kind_is_advised_by_its_status() -> None:
+    result = ParseResult(success=False, status=Status.AUTH_FAILED, retry_class=RetryClass.PERMANENT)
+    assert next_step(result) == NEXT_STEP[Status.AUTH_FAILED]
+    unknown = ParseResult(success=False, status=Status.FAILED, retry_class=RetryClass.PERMANENT)
+    assert next_step(unknown) == DEFAULT_NEXT_STEP
+
+
+def test_a_missing_cli_names_its_kind_and_how_to_install_it() -> None:
+    result = failed(
+        FailureKind.MISSING_CLI,
+        error_message="[fix] executable not found: 'claude' (not on PATH); install it or pass "
+        "its absolute path",
+    )
+    line = failure_line(result, operator(), SimpleNamespace(try_number=1, max_tries=0))
+    assert line.startswith("permanent (missing cli): [fix] executable not found: 'claude'")
+    assert "make agent-clis" in line and 'agent_clis_dir=".agents"' in line
+    assert "model name" not in line  # invalid_request's advice, not this kind's
+    config = failure_line(failed(FailureKind.CONFIG), operator(), SimpleNamespace(try_number=1))
+    assert "make agent-clis" not in config and "model name" not in config
+
+
+def test_the_summary_names_the_kind_in_the_words_of_the_retry_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    operator()._log_summary(failed(FailureKind.MISSING_CLI))  # Airflow's log goes to stdout
+    text = capsys.readouterr().out
+    assert "autofix verdict: FAILED (missing cli) [fix]" in text
+    assert "invalid_request" not in text
+    assert "  the agent CLI did not start, retry class permanent" in text
+    assert "exit code None" not in text
+
+
+def test_a_run_that_started_shows_its_exit_code_and_calls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    operator()._log_summary(failed(FailureKind.CONFIG, exit_code=1, attempts=2))
+    text = capsys.readouterr().out
+    assert "autofix verdict: FAILED (config) [fix]" in text
+    assert "  exit code 1, run status None, 2 call(s) in this try, retry class permanent" in text
+    # A killed or crashed run has no exit code either, but it did start.
+    assert did_not_start(failed(FailureKind.MISSING_CLI))
+    assert not did_not_start(failed(FailureKind.KILLED))
+    assert not did_not_start(failed(FailureKind.CRASHED))
 
 
 def test_the_retry_exception_is_one_line_for_airflow_and_an_exception_for_callers() -> None:

@@ -9,6 +9,7 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     │   ├── PatternFileError               error_patterns.yaml cannot be used
     │   └── SchemaImportError (ImportError) an output_schema import path names no pydantic model
     ├── RunnerError                        the agent process could not be started
+    │   └── ExecutableNotFoundError        its executable is not installed (not on PATH)
     ├── PayloadError (ValueError)          no JSON/YAML payload in an agent's answer
     ├── ValidationFailedError              no valid answer after the attempt policy ran out
     │   ├── ValidationExhaustedError
@@ -70,6 +71,18 @@ class SchemaImportError(ConfigError, ImportError):
 
 class RunnerError(AutofixError):
     """The process could not be started; the message says what to fix."""
+
+
+class ExecutableNotFoundError(RunnerError):
+    """The executable to start does not exist: not on PATH, or no file at the path given."""
+
+    def __init__(self, executable: str, searched_path: bool) -> None:
+        self.executable = executable
+        self.searched_path = searched_path
+        where = "not on PATH" if searched_path else "no such file"
+        super().__init__(
+            f"executable not found: {executable!r} ({where}); install it or pass its absolute path"
+        )
 
 
 class PayloadError(AutofixError, ValueError):

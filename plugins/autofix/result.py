@@ -164,6 +164,7 @@ class FailureKind(StrEnum):
     SPEND_CAP = "spend_cap"  # the CLI's own per-run cost cap (claude --max-budget-usd)
     BUDGET_EXHAUSTED = "budget_exhausted"  # autofix's budget (audit.budget); nothing else sets it
     CONFIG = "config"  # the CLI refused to start with this setup (untrusted dir, bad settings)
+    MISSING_CLI = "missing_cli"  # the agent CLI's executable is not installed where autofix looks
     # Ordinary failures: Airflow's retries apply as the task configures them.
     API_ERROR = "api_error"  # an API error the output does not explain
     CRASHED = "crashed"  # autofix's own machinery failed
@@ -193,6 +194,7 @@ FAILURE_KINDS: dict[FailureKind, tuple[Status, RetryClass]] = {
     FailureKind.SPEND_CAP: (Status.FAILED, RetryClass.PERMANENT),
     FailureKind.BUDGET_EXHAUSTED: (Status.BUDGET_EXHAUSTED, RetryClass.PERMANENT),
     FailureKind.CONFIG: (Status.INVALID_REQUEST, RetryClass.PERMANENT),
+    FailureKind.MISSING_CLI: (Status.INVALID_REQUEST, RetryClass.PERMANENT),
     FailureKind.API_ERROR: (Status.FAILED, RetryClass.ERROR),
     FailureKind.CRASHED: (Status.CRASHED, RetryClass.ERROR),
     FailureKind.UNKNOWN: (Status.FAILED, RetryClass.ERROR),

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from autofix.errors import RunnerError
+from autofix.errors import ExecutableNotFoundError, RunnerError
 
-__all__ = ["RunResult", "Runner", "RunnerError", "replay_lines", "run"]
+__all__ = ["ExecutableNotFoundError", "RunResult", "Runner", "RunnerError", "replay_lines", "run"]
 
 LineCallback = Callable[[str], None]
 
@@ -318,10 +318,8 @@ class Runner:
             exe = self._args if isinstance(self._args, str) else self._args[0]
             if self._cwd is not None and exc.filename == str(self._cwd):
                 raise RunnerError(f"working directory does not exist: {self._cwd}") from exc
-            raise RunnerError(
-                f"executable not found: {exe!r}. Is it installed and on PATH? "
-                f"PATH={env.get('PATH', '')!r}; or pass an absolute path."
-            ) from exc
+            # A name without a slash is looked up on PATH; one with a slash is a file path.
+            raise ExecutableNotFoundError(exe, searched_path=os.sep not in exe) from exc
         except PermissionError as exc:
             exe = self._args if isinstance(self._args, str) else self._args[0]
             raise RunnerError(f"permission denied starting {exe!r}: {exc.strerror}") from exc

@@ -520,7 +520,8 @@ class OpenAITranscript(EventTranscript):
     def event(self, event: dict[str, Any]) -> Lines:
         name = as_str(event.get("event")) or "?"
         if name == "request":
-            return [f"request: POST {event.get('url')} (try {as_int(event.get('try')) or 1})"]
+            number = as_int(event.get("try")) or 1  # the client's HTTP retries, not an Airflow try
+            return [f"request: POST {event.get('url')} (HTTP request {number})"]
         if name == "retry":
             wait = as_float(event.get("wait_s"))
             when = f"in {wait:g} s" if wait is not None else "again"

@@ -164,7 +164,7 @@ def attempt_log_line(interaction: Interaction) -> str:
     if result.error_categories:
         verdict += f" ({', '.join(result.error_categories)})"
     parts = [
-        f"audit: {env.operation} attempt {result.attempt_number}"
+        f"audit: {env.operation} call {result.attempt_number}"
         + (f" ({env.agent_type})" if env.agent_type else ""),
         verdict,
         f"${result.cost_usd:.4f}" if result.cost_usd is not None else None,

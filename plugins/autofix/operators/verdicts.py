@@ -24,38 +24,77 @@ if TYPE_CHECKING:
 
 TRY_KEY = "try_{}"
 
-# What a person does about a permanent failure, by status.
-NEXT_STEP: dict[Status, str] = {
-    Status.AUTH_FAILED: "check the agent's credentials on the worker (API key, login), "
-    "then clear this task",
-    Status.INVALID_REQUEST: "check the model name, the agent options and the prompt's size, "
-    "then clear this task",
-    Status.REFUSED: "the model refused the prompt: change the prompt or the model",
-    Status.BUDGET_EXHAUSTED: "raise the budget in config/autofix.yaml (budgets) or wait for "
-    "the next day, then clear this task",
-    Status.UNKNOWN_FORMAT: "the output was not the format of agent=…: check the agent and its "
-    "CLI version",
-    Status.INVALID_OUTPUT: "no answer fitted the schema: read the field errors above and the "
-    "failure report, then adjust the prompt or the schema",
-    Status.TRUNCATED: "the answer was cut by the token limit: raise it or ask for less",
-}
-# What a person does, by kind where the kind says more than its status.
+# What a person does about a failure the task does not retry, by kind: every permanent and
+# invalid-output kind has its own line, so a kind never gets advice written for another one
+# (config and missing_cli share invalid_request's status, not its advice).
 NEXT_STEP_BY_KIND: dict[FailureKind, str] = {
+    FailureKind.AUTH: "check the agent's credentials on the worker (API key, login), "
+    "then clear this task",
+    FailureKind.PERMISSION: "the agent or its tools were not allowed this: check the key's "
+    "access, the permission mode, the allowed tools and the sandbox, then clear this task",
     FailureKind.QUOTA_EXHAUSTED: "the provider account is out of credit or over its spend "
     "limit: add credit or raise the limit in the provider's billing settings, then clear this "
     "task (retrying does not help until then)",
+    FailureKind.INVALID_REQUEST: "check the model name, the agent options and the prompt's "
+    "size, then clear this task",
+    FailureKind.CONTEXT_WINDOW: "the prompt does not fit the model: send less context or use "
+    "a model with a larger window",
+    FailureKind.REFUSAL: "the model refused the prompt: change the prompt or the model",
+    FailureKind.MAX_TURNS: "the agent hit its turn cap: raise max_turns or split the task",
+    FailureKind.SPEND_CAP: "the agent CLI's own per-run cost cap stopped it (claude's "
+    "max_budget_usd option): raise the cap or ask for less, then clear this task",
+    FailureKind.BUDGET_EXHAUSTED: "raise the budget in config/autofix.yaml (budgets) or wait "
+    "for the next day, then clear this task",
     FailureKind.CONFIG: "the agent CLI refused this setup (a missing session, a required MCP "
     "server, its settings or flags): read the CLI's line above, fix the setup, then clear "
     "this task",
-    FailureKind.PERMISSION: "the agent or its tools were not allowed this: check the key's "
-    "access, the permission mode, the allowed tools and the sandbox, then clear this task",
+    FailureKind.MISSING_CLI: "the agent CLI is not installed where the worker looks: run "
+    '`make agent-clis` (installs the pinned CLIs into .agents) and set agent_clis_dir=".agents" '
+    "on the operator, or install the CLI on the worker's PATH, then clear this task",
+    FailureKind.MAX_TOKENS: "the answer was cut by the token limit: raise it or ask for less",
+    FailureKind.EMPTY_ANSWER: "the agent ended without an answer: read its output above (what "
+    "it did last, a hook or a tool that stopped it), then adjust the prompt and clear this task",
+    FailureKind.STRUCTURED_OUTPUT: "no answer fitted the schema: read the field errors above "
+    "and the failure report, then adjust the prompt or the schema",
     FailureKind.LOOP_DETECTED: "the agent CLI stopped the model repeating itself: make the "
     "prompt more specific or lower the task's scope",
-    FailureKind.MAX_TURNS: "the agent hit its turn cap: raise max_turns or split the task",
-    FailureKind.CONTEXT_WINDOW: "the prompt does not fit the model: send less context or use "
-    "a model with a larger window",
+}
+# A result without a kind (a caller's own verdict) is named by its status, and advised by it.
+NEXT_STEP: dict[Status, str] = {
+    Status.AUTH_FAILED: NEXT_STEP_BY_KIND[FailureKind.AUTH],
+    Status.INVALID_REQUEST: NEXT_STEP_BY_KIND[FailureKind.INVALID_REQUEST],
+    Status.REFUSED: NEXT_STEP_BY_KIND[FailureKind.REFUSAL],
+    Status.BUDGET_EXHAUSTED: NEXT_STEP_BY_KIND[FailureKind.BUDGET_EXHAUSTED],
+    Status.UNKNOWN_FORMAT: "the output was not the format of agent=…: check the agent and its "
+    "CLI version",
+    Status.INVALID_OUTPUT: NEXT_STEP_BY_KIND[FailureKind.STRUCTURED_OUTPUT],
+    Status.TRUNCATED: NEXT_STEP_BY_KIND[FailureKind.MAX_TOKENS],
 }
 DEFAULT_NEXT_STEP = "read the agent's output above, fix the cause, then clear this task"
+
+
+def next_step(result: ParseResult) -> str:
+    """What to do about a failure: the advice for its kind, else for its status when it has
+    no kind, else the generic line."""
+    if result.failure_kind is not None:
+        return NEXT_STEP_BY_KIND.get(result.failure_kind, DEFAULT_NEXT_STEP)
+    return NEXT_STEP.get(result.status, DEFAULT_NEXT_STEP)
+
+
+# Kinds decided before any agent process ran: for these, no exit code means no process.
+_NOT_STARTED_KINDS = frozenset(
+    {FailureKind.MISSING_CLI, FailureKind.CONFIG, FailureKind.BUDGET_EXHAUSTED}
+)
+
+
+def did_not_start(result: ParseResult) -> bool:
+    """True when the agent CLI never ran: no exit code, no run status and a kind that is
+    decided before the start (a kill or a crash also leaves no exit code, after a start)."""
+    return (
+        result.exit_code is None
+        and result.run_status is None
+        and result.failure_kind in _NOT_STARTED_KINDS
+    )
 
 
 def kind_of(result: ParseResult) -> str:
@@ -113,9 +152,7 @@ def failure_line(result: ParseResult, task: BaseOperator, ti: Any) -> str:
             return f"{label} ({kind}): Airflow retries in {when}, try {try_number} of {tries}"
         return f"{label} ({kind}): no retries left, try {try_number} of {tries}: the task fails"
     reason = (result.error_message or result.status.value).splitlines()[0]
-    step = NEXT_STEP_BY_KIND.get(result.failure_kind) if result.failure_kind else None
-    step = step or NEXT_STEP.get(result.status, DEFAULT_NEXT_STEP)
-    return f"permanent ({kind}): {reason}. Next: {step}"
+    return f"permanent ({kind}): {reason}. Next: {next_step(result)}"
 
 
 def earlier_spend(context: Context, log: logging.Logger) -> list[AttemptSpend]:

@@ -22,7 +22,13 @@ from autofix.operators.retry_policy import (
     describe_wait,
     fail_now,
 )
-from autofix.operators.verdicts import earlier_spend, failure_line, remember_try
+from autofix.operators.verdicts import (
+    did_not_start,
+    earlier_spend,
+    failure_line,
+    kind_of,
+    remember_try,
+)
 from autofix.parser import check_fail_on
 from autofix.redact import (
     RedactedLog,
@@ -309,12 +315,18 @@ class AIWrapperOperator(BaseOperator):
         fail_now(self.log, verdict, error=AgentPermanentError, result=result)
 
     def _log_summary(self, result: ParseResult) -> None:
-        verdict = "SUCCESS" if result.success else f"FAILED ({result.status.value})"
+        # The kind, in the same words as the retry-class line that follows (failure_line).
+        verdict = "SUCCESS" if result.success else f"FAILED ({kind_of(result)})"
+        process = (
+            "the agent CLI did not start"
+            if did_not_start(result)
+            else f"exit code {result.exit_code}, run status {result.run_status}, "
+            f"{result.attempts} call(s) in this try"
+        )
         tokens = result.usage
         lines = [
             f"autofix verdict: {verdict} [{self.operation}]",
-            f"  exit code {result.exit_code}, run status {result.run_status}, "
-            f"attempts {result.attempts}, retry class {result.retry_class.value}",
+            f"  {process}, retry class {result.retry_class.value}",
             f"  stderr: {result.noise_lines} noise line(s), {result.error_lines} error line(s) "
             f"(marked [noise: rule] / [error: rule] above), patterns: {result.patterns_source}",
             f"  cost ${result.cost_usd or 0:.4f}, tokens in {tokens.input_tokens} "

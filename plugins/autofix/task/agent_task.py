@@ -97,7 +97,7 @@ def _reply_from(result: ParseResult) -> _AgentReply:
 def _call_result(record: AttemptRecord) -> ParseResult:
     """The parser's verdict behind an attempt of the validation loop."""
     if not isinstance(record.reply, _AgentReply):
-        raise TypeError(f"attempt {record.attempt} was not answered by this task's agent")
+        raise TypeError(f"call {record.attempt} was not answered by this task's agent")
     return record.reply.result
 
 

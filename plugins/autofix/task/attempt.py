@@ -9,7 +9,7 @@ from pathlib import Path
 
 from autofix.agents.base import AgentFormat, AgentRequest
 from autofix.agents.watch import EarlyStop, WatchSettings
-from autofix.errors import RunnerError
+from autofix.errors import ExecutableNotFoundError, RunnerError
 from autofix.parser import ResponseParser, apply_fail_on
 from autofix.redact import RedactedLog, redact
 from autofix.result import (
@@ -73,7 +73,7 @@ class AttemptRunner:
         try:
             invocation = agent_format.command(request, command)
         except (ValueError, OSError) as exc:
-            return self._config_failure(f"cannot build the {agent_format.name} command: {exc}")
+            return self._not_started(f"cannot build the {agent_format.name} command: {exc}")
         judge = OutputJudge(
             agent_format,
             self.parser,
@@ -117,20 +117,20 @@ class AttemptRunner:
                 max_stdout_line_chars=judge.stdout_line_cap,
             )
         except (RunnerError, ValueError) as exc:
-            return self._config_failure(str(exc))
+            return self._start_failure(exc)
         self._runner = runner
         if self._killed:
             runner.kill()
         argv_shown = " ".join(invocation.argv[:3]) + (" …" if len(invocation.argv) > 3 else "")
-        with self.group(f"prompt: {operation or 'agent'} attempt {attempt}"):
+        with self.group(f"prompt: {operation or 'agent'} call {attempt}"):
             self._log_line(redact(request.prompt))
-        with self.group(f"{agent_format.name} output: {operation or 'agent'} attempt {attempt}"):
+        with self.group(f"{agent_format.name} output: {operation or 'agent'} call {attempt}"):
             self.log.info("running %s in %s", redact(argv_shown), spec.cwd or ".")
             try:
                 with live:
                     run = runner.run()
             except RunnerError as exc:
-                return self._config_failure(str(exc))
+                return self._start_failure(exc)
             except Exception as exc:  # a crash of our own machinery is reported, never hidden
                 return self.parser.parse(None, operation=operation, crash=exc)
             finally:
@@ -147,14 +147,20 @@ class AttemptRunner:
         )
         return apply_fail_on(result, spec.fail_on)
 
-    def _config_failure(self, message: str) -> ParseResult:
-        status, retry_class = FAILURE_KINDS[FailureKind.CONFIG]
+    def _start_failure(self, exc: Exception) -> ParseResult:
+        """The agent never started: a missing executable is its own kind, the rest is setup."""
+        missing = isinstance(exc, ExecutableNotFoundError)
+        kind = FailureKind.MISSING_CLI if missing else FailureKind.CONFIG
+        return self._not_started(str(exc), kind)
+
+    def _not_started(self, message: str, kind: FailureKind = FailureKind.CONFIG) -> ParseResult:
+        status, retry_class = FAILURE_KINDS[kind]
         return ParseResult(
             success=False,
             status=status,
             operation=self.spec.operation,
             retry_class=retry_class,
-            failure_kind=FailureKind.CONFIG,
+            failure_kind=kind,
             error_message=format_error_message(self.spec.operation, [message]),
             agent=self.spec.agent,
         )

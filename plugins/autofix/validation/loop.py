@@ -66,7 +66,7 @@ class AttemptLoop:
             )
             history.append(record)
             log.info(
-                "%sattempt %d/%d (%s%s): %s%s",
+                "%scall %d/%d (%s%s): %s%s",
                 label,
                 record.attempt,
                 request.max_attempts,
@@ -76,7 +76,7 @@ class AttemptLoop:
                 f"; repairs: {', '.join(outcome.repairs)}" if outcome.repairs else "",
             )
             for warning in outcome.warnings:
-                log.warning("%sattempt %d: %s", label, record.attempt, warning)
+                log.warning("%scall %d: %s", label, record.attempt, warning)
             if self.on_attempt is not None:
                 self.on_attempt(record)
             decision = self.policy.decide(history)
@@ -105,7 +105,7 @@ class AttemptLoop:
         )
         if self.policy.strategy not in (RetryStrategy.FEEDBACK, RetryStrategy.AUTO):
             log.info(
-                "%sattempt %d: strategy %s for %s",
+                "%scall %d: strategy %s for %s",
                 label,
                 request.attempt,
                 arm(request.strategy, request.constrained),

@@ -110,7 +110,7 @@ class ValidationOutcome:
                 ),
             ]
             fields["error_message"] = format_error_message(
-                op, [f"attempt {attempt}/{attempts}: {self.summary()}"]
+                op, [f"call {attempt}/{attempts}: {self.summary()}"]
             )
         return ParseResult.model_validate(fields)
 

@@ -191,7 +191,7 @@ class AttemptPolicy:
                 Action.ACCEPT,
                 DecisionReason.VALID,
                 Status.COMPLETED,
-                message=f"attempt {count} is valid",
+                message=f"call {count} is valid",
             )
         if last.status is Status.REFUSED:
             return Decision(
@@ -220,7 +220,7 @@ class AttemptPolicy:
                 DecisionReason.ESCALATION_FAILED,
                 last.status,
                 repeated=repeated,
-                message=f"the escalation attempt {count} failed too",
+                message=f"the escalation call {count} failed too",
             )
         if repeated and self.abort_on_identical_errors and self.strategy in _STUCK_WHEN_REPEATED:
             same = ", ".join(sorted(f"{p} ({c})" for p, c in last.error_keys))
@@ -231,7 +231,7 @@ class AttemptPolicy:
                 last.status,
                 next_attempt=count + 1 if escalate else None,
                 repeated=True,
-                message=f"attempts {count - 1} and {count} failed with the same errors ({same}); "
+                message=f"calls {count - 1} and {count} failed with the same errors ({same}); "
                 + ("escalating" if escalate else "stopping"),
             )
         if count >= self.allowed_attempts:
@@ -245,7 +245,7 @@ class AttemptPolicy:
                 reason,
                 last.status,
                 repeated=repeated,
-                message=f"{count} of {self.allowed_attempts} attempt(s) used",
+                message=f"{count} of {self.allowed_attempts} call(s) used",
             )
         return Decision(
             Action.RETRY,

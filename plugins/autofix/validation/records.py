@@ -155,7 +155,7 @@ def failure_message(run: ValidationRun[Any], operation: str = "") -> str:
     """A summary line, then one line per attempt naming its failing fields."""
     prefix = f"[{operation}] " if operation else ""
     lines = [
-        f"{prefix}no valid output after {len(run.attempts)} attempt(s): {run.status.value} ({run.reason})"
+        f"{prefix}no valid output after {len(run.attempts)} call(s): {run.status.value} ({run.reason})"
     ]
     for record in run.attempts:
         if record.ok:
@@ -165,7 +165,7 @@ def failure_message(run: ValidationRun[Any], operation: str = "") -> str:
             or record.status.value
         )
         more = f" +{len(record.errors) - 8} more" if len(record.errors) > 8 else ""
-        lines.append(f"  attempt {record.attempt}: {truncate(fields, 400)}{more}")
+        lines.append(f"  call {record.attempt}: {truncate(fields, 400)}{more}")
     if run.report_path is not None:
         lines.append(f"  report: {run.report_path}")
     return redact("\n".join(lines))
