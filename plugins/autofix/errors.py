@@ -19,6 +19,7 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     ├── FixingError (RuntimeError)         an autonomous-fixing step cannot go on
     ├── GitError (RuntimeError)            a git command failed
     ├── SimError                           the scripted agent's scenario is unusable
+    ├── DocsPageNotFoundError (LookupError) the docs site serves no page or image by that name
     ├── AgentRetryLater (SystemExit)       a transient agent failure: the task's try ends and
     │                                      Airflow retries it, logging one line, no traceback
     └── PermanentTaskError (SystemExit)    a failure no retry can fix: the task fails at once,
@@ -169,6 +170,15 @@ class GitError(AutofixError, RuntimeError):
 
 class SimError(AutofixError):
     """The scenario or the command line is wrong; the scripted agent exits 2 with this message."""
+
+
+class DocsPageNotFoundError(AutofixError, LookupError):
+    """The docs site (``autofix.docsite``) serves no page or image by ``name``: only README.md
+    and the files under docs/ are served, by names without ``..``, dots or a leading slash."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"no docs page {name!r}: pick one from the docs index")
 
 
 class AgentRetryLater(AutofixError, SystemExit):
