@@ -4,6 +4,8 @@
 #
 #   PORT=8081 make up            # another port (default 8080)
 #   PARALLELISM=8 make up        # task slots = LocalExecutor worker processes (default 2 × cores)
+#   UP_STATE_DIR=/tmp/x make up  # the Airflow home (.airflow) and autofix's logs/ there instead of
+#                                # in the checkout (the browser test runs its own instance)
 #
 # Why not `exec airflow standalone`: on Ctrl-C the terminal's SIGINT reaches every process of the
 # group; LocalExecutor workers ignore SIGINT (airflow/executors/local_executor.py:73) and wait on
@@ -38,10 +40,10 @@ if [ "${1:-}" = "--components" ]; then
     exit 0
 fi
 
-PROJECT="$ROOT/.scratch/ui/sample_project"
+STATE="${UP_STATE_DIR:-$ROOT}"
 CORES="$(nproc 2>/dev/null || echo 2)"
 export PATH="$BIN:$PATH"
-export AIRFLOW_HOME="$ROOT/.airflow"
+export AIRFLOW_HOME="$STATE/.airflow"
 export AIRFLOW__CORE__DAGS_FOLDER="$ROOT/airflow_dags"
 export AIRFLOW__CORE__LOAD_EXAMPLES=False
 export AIRFLOW__CORE__EXECUTOR=LocalExecutor
@@ -59,11 +61,14 @@ PASSWORDS="$AIRFLOW_HOME/autofix_passwords.json"
 export AIRFLOW__CORE__AUTH_MANAGER="airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
 export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS="admin:admin"
 export AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE="$PASSWORDS"
-# autofix: audit log, cache and summaries under logs/autofix/ (git-ignored).
-export AUTOFIX_HOME="$ROOT"
+# autofix: audit log, cache, scratch copies and summaries under logs/autofix/ (git-ignored).
+export AUTOFIX_HOME="$STATE"
 export AUTOFIX_CONFIG="$ROOT/config/autofix.yaml"
-# An empty trigger form fixes this scratch copy of the sample project.
-export AUTOFIX__FIXING__PROJECTS="[\"$PROJECT\"]"
+# An empty project_path fixes a fresh copy of the sample project, one per run, so every run has
+# its 5 problems to fix (FIXES.md, the answer key, left out); the pinned CLIs of `make agent-clis`.
+export AUTOFIX__FIXING__SCRATCH_FROM="$ROOT/examples/sample_project"
+export AUTOFIX__FIXING__SCRATCH_EXCLUDE='["FIXES.md"]'
+export AUTOFIX__FIXING__AGENT_CLIS_DIR="${AUTOFIX__FIXING__AGENT_CLIS_DIR:-$ROOT/.agents}"
 export AUTOFIX__FIXING__AGENT_RETRY_DELAY_SECONDS="${AUTOFIX__FIXING__AGENT_RETRY_DELAY_SECONDS:-5}"
 
 mkdir -p "$AIRFLOW_HOME"
@@ -72,11 +77,6 @@ if [ ! -s "$PASSWORDS" ]; then
     chmod 600 "$PASSWORDS"
 fi
 PASSWORD=$("$BIN/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["admin"])' "$PASSWORDS")
-
-# A fresh scratch project on every start, so the first run has all 5 problems to fix.
-rm -rf "$PROJECT"
-"$BIN/python" -c 'import sys; from autofix.fixing.gitops import init_scratch_copy; init_scratch_copy(sys.argv[1], sys.argv[2], exclude=["FIXES.md"])' \
-    "$ROOT/examples/sample_project" "$PROJECT"
 
 echo "==> migrating the metadata database ($AIRFLOW_HOME/airflow.db)"
 "$BIN/airflow" db migrate >/dev/null
@@ -119,8 +119,8 @@ GROUP=$!
 cat <<EOF
 ==> Airflow UI:  http://localhost:$PORT   (starts in ~30 s)
     login:       admin / $PASSWORD        (stored in $PASSWORDS)
-    DAG:         autonomous_fixing → Trigger; an empty project_path fixes
-                 $PROJECT
+    DAG:         autonomous_fixing → Trigger; an empty project_path fixes a fresh copy of
+                 examples/sample_project (in $STATE/logs/autofix/cache/scratch/<run>)
     task logs:   Grid → fix_project → a task → Logs; results: Storage → XCom
     parallelism: $AIRFLOW__CORE__PARALLELISM task slots ($CORES cores)
     Ctrl-C stops all components.

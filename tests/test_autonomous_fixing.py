@@ -154,6 +154,8 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     # fix_2: the usage-limited try and the one that fixed it, summed; the fix's commit.
     fix_2 = outcome.xcoms[f"{fix(2)}[0]"]
     assert [c["subject"] for c in fix_2["commits"]] == ["Sort imports in pricing module"]
+    # The XCom tab shows the first lines: the answer, the failure kind, the commits, the cost.
+    assert list(fix_2)[:5] == ["final_text", "data", "failure_kind", "commits", "cost_usd"]
     tries = [(s["try_number"], s["status"]) for s in fix_2["per_attempt"]]
     assert tries == [(1, "limit_reached"), (2, "completed")]
     assert fix_2["cost_usd"] == pytest.approx(0.0198)

@@ -44,6 +44,7 @@ from autofix.fixing.summary import (
     audit_location,
     render_summary,
     summarize,
+    tool_counts,
     write_summary,
 )
 from autofix.fixing.testconfig import TestConfig, TestConfigCache, choose_checks
@@ -227,7 +228,7 @@ def check_step(
             raise FixingError(f"check_{iteration - 1} has no result")
         checks = previous.checks
     current = snapshot(plan.project_path, checks, plan.timeouts.checks)
-    log.info("::group::%d error(s): %s", current.errors, current.by_tool)
+    log.info("::group::%d error(s): %s", current.errors, tool_counts(current.by_tool))
     log.info("%s", current.rendered)
     log.info("::endgroup::")
     for problem in current.tool_problems:

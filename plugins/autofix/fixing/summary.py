@@ -135,7 +135,8 @@ def audit_location(config: AutofixConfig) -> str:
     return str(resolve(config.audit.path))
 
 
-def _tools(counts: Mapping[str, int]) -> str:
+def tool_counts(counts: Mapping[str, int]) -> str:
+    """``ruff 3, mypy 1`` (``-`` for none): errors by check tool, as people read them."""
     return ", ".join(f"{tool} {n}" for tool, n in counts.items()) or "-"
 
 
@@ -148,8 +149,8 @@ def render_summary(summary: ProjectSummary) -> str:
         ("project", summary.project_path),
         ("branch", summary.work_branch),
         ("outcome", f"{summary.outcome.upper()}: {summary.reason}"),
-        ("issues before", f"{before} ({_tools(summary.by_tool_before)})"),
-        ("issues after", f"{after} ({_tools(summary.by_tool_after)})"),
+        ("issues before", f"{before} ({tool_counts(summary.by_tool_before)})"),
+        ("issues after", f"{after} ({tool_counts(summary.by_tool_after)})"),
         ("fix iterations", str(summary.iterations)),
         ("commits", str(len(summary.commits))),
         *[("", f"{c.sha[:8]} {c.subject}") for c in summary.commits],

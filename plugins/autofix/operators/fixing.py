@@ -318,7 +318,7 @@ class FixOperator(_ProjectAgentOperator):
         result = self.run_for(context, call)
         commits = fix_commits(call, self.iteration, self.log)
         # The commits belong to this fix's record; readers of the ParseResult ignore the key.
-        return {**to_xcom(result), "commits": [c.model_dump(mode="json") for c in commits]}
+        return to_xcom(result, commits=[c.model_dump(mode="json") for c in commits])
 
 
 class SummaryOperator(NoRetryOnPermanentOperator):

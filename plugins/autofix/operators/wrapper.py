@@ -97,10 +97,21 @@ def build_recorder(config: AutofixConfig) -> AuditRecorder:
     return AuditRecorder.from_config(config)
 
 
-def to_xcom(result: ParseResult) -> dict[str, Any]:
+# What a person looks for first in the XCom tab, which shows a value's first lines folded open:
+# the answer, why it failed, then (``lead``, e.g. a fix's commits) and the cost.
+XCOM_HEAD = ("final_text", "data", "failure_kind")
+XCOM_AFTER_LEAD = ("cost_usd", "success", "status", "error_message")
+
+
+def to_xcom(result: ParseResult, **lead: Any) -> dict[str, Any]:
     """A ParseResult as its XCom: plain JSON, which the UI draws as a tree (a serde-registered
-    class would show as one flat string); ``coerce_result`` turns it back into the model."""
-    return result.model_dump(mode="json")
+    class would show as one flat string), what people look for first; ``coerce_result`` turns
+    it back into the model (it ignores ``lead``'s keys)."""
+    dumped = result.model_dump(mode="json")
+    ordered = {key: dumped.pop(key) for key in XCOM_HEAD}
+    ordered.update(lead)
+    ordered.update({key: dumped.pop(key) for key in XCOM_AFTER_LEAD})
+    return {**ordered, **dumped}
 
 
 class AIWrapperOperator(BaseOperator):
