@@ -228,7 +228,8 @@ with DAG("bad_config", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) 
     log = capfd.readouterr()
     output = log.out + log.err
     assert outcome.task_states == {"agent": "failed"}
-    assert outcome.try_numbers == {"agent": 1}  # AirflowFailException: no retry
-    assert f"[agent] {bad}: line 2: not UTF-8: byte 0xff at column 21" in output
-    assert "AirflowFailException" in output
-    assert "UnicodeDecodeError" not in output and "direct cause" not in output
+    assert outcome.try_numbers == {"agent": 1}  # a permanent failure: no retry
+    # One ERROR line, the reason first, then the next step; no traceback.
+    assert f"{bad}: line 2: not UTF-8: byte 0xff at column 21" in output
+    assert "Next: fix the config file, then clear this task" in output
+    assert "UnicodeDecodeError" not in output and "Traceback" not in output

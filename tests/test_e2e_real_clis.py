@@ -4,8 +4,8 @@ Every scenario × CLI where the API has it (variant 1 of tests/agent_apis/scenar
 real binary talks to a scripted loopback API, and the test checks what autofix decided (success,
 failure kind, retry class) and what Airflow did with it: success; an ordinary exception leaving
 the task ``up_for_retry`` with the output's delay as its ``retry_delay_override``; retry with
-feedback inside the task (``output_schema``) before ``AirflowFailException``; or
-``AirflowFailException`` at once. Two more cases check that the next try really waits the delay.
+feedback inside the task (``output_schema``) before ``AgentPermanentError``; or
+``AgentPermanentError`` at once (one line, no traceback, no retry). Two more cases check that the next try really waits the delay.
 
 The matrix runs in worker processes, one ``dag.test()`` each (tests/agents/e2e.py says why);
 it must stay under 5 minutes. Skipped, with the reason, when ``make agent-clis`` has not

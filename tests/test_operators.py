@@ -158,7 +158,7 @@ with DAG("op_retries", schedule=None, start_date=pendulum.datetime(2025, 1, 1)) 
     second_start = try_history(outcome, "fix")[2].start_date
     assert (second_start - first.end_date).total_seconds() >= 1.0
     assert outcome.task_states["auth"] == "failed"
-    assert outcome.try_numbers["auth"] == 1  # permanent: AirflowFailException, no retry
+    assert outcome.try_numbers["auth"] == 1  # permanent: AgentPermanentError, no retry
     auth = coerce_result(outcome.xcoms_by_key("auth", "parse_result"))
     assert auth is not None and auth.status is Status.AUTH_FAILED
 

@@ -56,7 +56,7 @@ class RetryClass(StrEnum):
     TRANSIENT = "transient"  # ordinary exception, Airflow retries with backoff
     ERROR = "error"  # an ordinary failure: Airflow's retries apply only as the task configures them
     INVALID_OUTPUT = "invalid_output"  # retry with feedback
-    PERMANENT = "permanent"  # AirflowFailException
+    PERMANENT = "permanent"  # AgentPermanentError: no retry
 
 
 RETRY_CLASS_BY_STATUS: dict[Status, RetryClass] = {
@@ -151,7 +151,7 @@ class FailureKind(StrEnum):
     EMPTY_ANSWER = "empty_answer"  # the run ended without answer text
     STRUCTURED_OUTPUT = "structured_output"  # the answer does not fit the schema
     LOOP_DETECTED = "loop_detected"  # the CLI stopped the model repeating itself
-    # Permanent: AirflowFailException; a person must change something first.
+    # Permanent: AgentPermanentError, no retry; a person must change something first.
     AUTH = "auth"  # no, bad or expired credentials
     # Out of credit, over a spend limit, no quota at all: only a payment or a raised limit helps
     # ("check your plan and billing"); never autofix's own budget.
@@ -207,8 +207,8 @@ RETRY_ACTIONS: dict[RetryClass, str] = {
     "output asked for when it gave one",
     RetryClass.ERROR: "an ordinary exception: Airflow's retries apply as the task sets them",
     RetryClass.INVALID_OUTPUT: "retried with feedback inside the task when output_schema is set, "
-    "then AirflowFailException",
-    RetryClass.PERMANENT: "AirflowFailException: no retry",
+    "then AgentPermanentError",
+    RetryClass.PERMANENT: "AgentPermanentError: one line, no retry",
 }
 
 # A status decided without a kind (validation, a caller's run status) → the kind it stands for.

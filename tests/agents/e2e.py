@@ -2,7 +2,7 @@
 
 Real binary → scripted loopback API → autofix's runner → format parser → ParseResult → what
 Airflow does with it (success; an ordinary exception and the retry's delay; retry with feedback;
-``AirflowFailException``), for variant 1 of every scenario in tests/agent_apis/scenarios.py,
+``AgentPermanentError``), for variant 1 of every scenario in tests/agent_apis/scenarios.py,
 plus two cases whose next Airflow try must wait the delay the output gave.
 
 Why worker processes: ``dag.test()`` runs one DAG's tasks one after another, and one SQLite

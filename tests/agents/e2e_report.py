@@ -35,7 +35,7 @@ class Verdict:
     succeeded: bool
     kind: str
     retry_class: str
-    action: str  # success | retry (ordinary exception, up_for_retry) | fail (AirflowFailException)
+    action: str  # success | retry (ordinary exception, up_for_retry) | fail (AgentPermanentError)
     feedback: bool = False  # retried with feedback inside the task (attempts > 1)
 
 

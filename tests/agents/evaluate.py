@@ -36,8 +36,8 @@ ACTION = {
     "none": "success",
     "transient": "AirflowException",
     "error": "AirflowException",
-    "invalid_output": "AirflowFailException",
-    "permanent": "AirflowFailException",
+    "invalid_output": "AgentPermanentError",
+    "permanent": "AgentPermanentError",
 }
 # Scenarios (any variant) whose failure the output cannot show: counted apart, never hidden.
 UNDETECTABLE = {
