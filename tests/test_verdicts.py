@@ -241,3 +241,14 @@ def test_a_single_call_keeps_its_own_figures() -> None:
 )
 def test_sibling_ids_know_the_iteration_groups(task_id: str, name: str, expected: str) -> None:
     assert sibling_id(task_id, name) == expected
+
+
+@pytest.mark.parametrize(
+    ("agent", "variable"),
+    [("claude", "ANTHROPIC_API_KEY"), ("codex", "CODEX_API_KEY"), ("gemini", "GEMINI_API_KEY")],
+)
+def test_a_failed_login_names_where_that_agent_reads_its_key(agent: str, variable: str) -> None:
+    result = failed(FailureKind.AUTH).model_copy(update={"agent": agent})
+    step = next_step(result)
+    assert variable in step and step.endswith("then clear this task")
+    assert next_step(failed(FailureKind.AUTH)) == NEXT_STEP_BY_KIND[FailureKind.AUTH]  # no agent
