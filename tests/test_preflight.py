@@ -50,7 +50,8 @@ def test_a_cli_nowhere_the_task_looks_names_make_agent_clis(tmp_path: Path) -> N
     assert isinstance(problem, Problem)
     line = problem.line()
     assert line.startswith(f"agent claude: its CLI `claude` is not on PATH nor in {tmp_path}")
-    assert "Next: run `make agent-clis`" in line and 'agent_clis_dir=".agents"' in line
+    assert "Next: run `make agent-clis`" in line and "fixing.agent_clis_dir" in line
+    assert len(line) - len(str(tmp_path)) < 190  # read without scrolling
     assert find_cli("sim", env, None) is None  # the scripted agent has no CLI to find
 
 

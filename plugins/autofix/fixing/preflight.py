@@ -99,9 +99,8 @@ def find_cli(
         )
         return Problem(
             f"agent {agent}: its CLI `{name}` is not {where}",
-            "run `make agent-clis` (it installs the pinned CLIs into .agents, where the DAG "
-            'looks through fixing.agent_clis_dir; an operator takes agent_clis_dir=".agents"), '
-            f"or install `{name}` on the worker's PATH",
+            "run `make agent-clis` (into .agents, see fixing.agent_clis_dir) or put "
+            f"`{name}` on the worker's PATH",
         )
     path = found[0]
     done = run([path, "--version"], env)
