@@ -13,12 +13,16 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from autofix import yamlfile
+from autofix import hosting, yamlfile
 from autofix.errors import ConfigError, ConfigFileError
 
 CONFIG_ENV = "AUTOFIX_CONFIG"
 HOME_ENV = "AUTOFIX_HOME"
 ENV_PREFIX = "AUTOFIX__"
+# The same two settings in airflow.cfg's [autofix] section, read inside Airflow only; the
+# environment variables above win, as they are the more specific.
+AIRFLOW_CONFIG_OPTION = "config_file"
+AIRFLOW_HOME_OPTION = "home"
 
 
 class _Section(BaseModel):
@@ -134,8 +138,11 @@ class AutofixConfig(_Section):
 
 
 def autofix_home() -> Path:
-    """Where relative config paths resolve: ``AUTOFIX_HOME`` or the current directory."""
-    return Path(os.environ.get(HOME_ENV) or Path.cwd())
+    """Where relative config paths resolve: ``AUTOFIX_HOME`` > airflow.cfg's ``[autofix] home``
+    (inside Airflow) > the current directory."""
+    return Path(
+        os.environ.get(HOME_ENV) or hosting.airflow_setting(AIRFLOW_HOME_OPTION) or Path.cwd()
+    )
 
 
 def resolve(path: str | Path) -> Path:
@@ -144,11 +151,15 @@ def resolve(path: str | Path) -> Path:
 
 
 def find_config_file(explicit: str | Path | None = None) -> Path | None:
-    """explicit argument > ``AUTOFIX_CONFIG`` > ``<home>/config/autofix.yaml`` > None (defaults)."""
+    """explicit argument > ``AUTOFIX_CONFIG`` > airflow.cfg's ``[autofix] config_file`` (inside
+    Airflow) > ``<home>/config/autofix.yaml`` > None (defaults)."""
     if explicit:
         return resolve(explicit)
     if os.environ.get(CONFIG_ENV):
         return resolve(os.environ[CONFIG_ENV])
+    from_airflow = hosting.airflow_setting(AIRFLOW_CONFIG_OPTION)
+    if from_airflow:
+        return resolve(from_airflow)
     default = resolve("config/autofix.yaml")
     return default if default.is_file() else None
 
