@@ -14,6 +14,8 @@ import sys
 from typing import Any
 
 import pytest
+from agent_apis import openai as O
+from agent_apis.core import Scenario
 
 from autofix.connections import connection_types
 from autofix.errors import ConfigError, PermanentTaskError
@@ -141,6 +143,23 @@ def test_a_bad_field_fails_the_task_in_one_line(monkeypatch: pytest.MonkeyPatch)
     op = AIWrapperOperator(task_id="t", prompt="p", agent="claude", conn_id="bedrock")
     with pytest.raises(PermanentTaskError, match="region is empty but Bedrock"):
         op._connection_settings()
+
+
+def test_the_openai_hook_checks_the_key_with_the_models_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No CLI to ask for a version: the client is autofix's own."""
+    server = O.OpenAIResponsesServer(Scenario("models", [O.text("ok")]), api_key=KEY).start()
+    try:
+        for password, expected in ((KEY, True), ("k-not-the-key-0000", False)):
+            add_connection(
+                monkeypatch, "llm", "autofix_openai", host=server.base_url, password=password
+            )
+            passed, message = OpenAIEndpointHook("llm").test_connection()
+            assert passed is expected, message
+            assert message.startswith(("GET ", "refused key: GET ")) and KEY not in message
+    finally:
+        server.stop()
 
 
 def test_test_connection_names_a_missing_connection() -> None:
