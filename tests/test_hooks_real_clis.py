@@ -127,8 +127,10 @@ def test_test_connection_names_an_unreachable_host_and_a_missing_binary(
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     passed, message = check(monkeypatch, cli, tmp_path, host=url, password=KEY)
     assert not passed
-    assert message.startswith(f"agent {cli}: its CLI `{cli}` is not on PATH nor in {tmp_path}/")
-    assert "Next: run `make agent-clis`" in message
+    assert message.startswith(
+        f"missing binary: the CLI `{cli}` is not on PATH nor in {tmp_path}/node_modules/.bin. "
+    )
+    assert "Next: install it on this machine (`make agent-clis`" in message
 
 
 @pytest.mark.parametrize("cli", ["claude", "gemini"])

@@ -21,11 +21,12 @@ import httpx
 from autofix.agents.base import AgentRequest
 from autofix.agents.registry import get_format, parse_output
 from autofix.connections.base import AgentConnection, HttpProbe, IsolatedHome
-from autofix.fixing.preflight import CliFound, find_cli
 from autofix.redact import redact
 from autofix.result import RunStatus
+from autofix.task.spec import installed_cli
 
 HTTP_TIMEOUT_S = 15.0
+VERSION_TIMEOUT_S = 30.0
 PROMPT_TIMEOUT_S = 120.0
 PROMPT = "Reply with the word ok."
 # Google answers a bad key with 400 INVALID_ARGUMENT and this reason, not 401.
@@ -44,10 +45,10 @@ def check_connection(
     version = ""
     cli_path = None
     if connection.cli:
-        found = find_cli(connection.agent, env, agent_clis_dir)
-        if found is None or not isinstance(found, CliFound):
-            return False, redact(found.line() if found else f"no CLI for {connection.agent}")
-        cli_path, version = found.path, f"`{connection.cli} --version`: {found.version}; "
+        found = cli_version(connection.cli, env, agent_clis_dir)
+        if isinstance(found, str):
+            return False, redact(found)
+        cli_path, version = found[0], f"`{connection.cli} --version`: {found[1]}; "
     probe = connection.probe()
     if probe is not None:
         passed, said = http_check(probe, connection.describe_key())
@@ -56,6 +57,39 @@ def check_connection(
     else:
         passed, said = False, "nothing to check: the Connection names no endpoint"
     return passed, redact(version + said)
+
+
+def cli_version(
+    cli: str, env: Mapping[str, str], agent_clis_dir: str | None
+) -> tuple[str, str] | str:
+    """(path, version) of the CLI where a task finds it (PATH, then ``agent_clis_dir``), or
+    what is wrong: the binary missing, or ``--version`` failing."""
+    found = installed_cli(cli, env, agent_clis_dir)
+    if found is None:
+        where = (
+            f"on PATH nor in {agent_clis_dir}/node_modules/.bin" if agent_clis_dir else "on PATH"
+        )
+        return (
+            f"missing binary: the CLI `{cli}` is not {where}. Next: install it on this machine "
+            "(`make agent-clis` puts the pinned CLIs into .agents) or put it on PATH"
+        )
+    path = found[0]
+    try:
+        done = subprocess.run(
+            [path, "--version"],
+            env=dict(env),
+            capture_output=True,
+            text=True,
+            timeout=VERSION_TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"`{path} --version` did not run: {exc}. Next: reinstall the CLI"
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+        return f"`{path} --version` failed: {last}. Next: reinstall the CLI (Node.js 20 or later)"
+    return path, (done.stdout.strip().splitlines() or ["unknown version"])[0]
 
 
 def http_check(probe: HttpProbe, key: str = "the key") -> Result:
