@@ -7,7 +7,8 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     ├── ConfigError (ValueError)           a config file or setting is invalid; a retry won't help
     │   ├── ConfigFileError                a config file cannot be read or parsed (file, line)
     │   ├── PatternFileError               error_patterns.yaml cannot be used
-    │   └── SchemaImportError (ImportError) an output_schema import path names no pydantic model
+    │   ├── SchemaImportError (ImportError) an output_schema import path names no pydantic model
+    │   └── ConnectionSettingsError        an agent's Airflow Connection has a field it cannot use
     ├── RunnerError                        the agent process could not be started
     │   └── ExecutableNotFoundError        its executable is not installed (not on PATH)
     ├── PayloadError (ValueError)          no JSON/YAML payload in an agent's answer
@@ -68,6 +69,11 @@ class PatternFileError(ConfigError):
 
 class SchemaImportError(ConfigError, ImportError):
     """The schema import path does not name a pydantic model."""
+
+
+class ConnectionSettingsError(ConfigError):
+    """An agent Connection's field is missing or invalid; the message names the conn_id, the
+    field and what to put there (never the key)."""
 
 
 class RunnerError(AutofixError):

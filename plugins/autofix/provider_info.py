@@ -12,38 +12,32 @@ from __future__ import annotations
 from typing import Any
 
 from autofix import __version__
+from autofix.connections import connection_types
 
 PACKAGE_NAME = "airflow-autofix"
 AUTOFIX = "autofix"
-# (integration, its documentation, the hook's module, class and connection type)
+# (integration, its documentation, the hook's module); the connection types are in
+# autofix.connections, with their form fields
 AGENT_HOOKS = [
     (
         "Claude Code",
         "https://docs.anthropic.com/en/docs/claude-code",
         "autofix.hooks.claude_code",
-        "ClaudeCodeHook",
-        "autofix_claude_code",
     ),
     (
         "Codex",
         "https://github.com/openai/codex",
         "autofix.hooks.codex",
-        "CodexHook",
-        "autofix_codex",
     ),
     (
         "Gemini CLI",
         "https://github.com/google-gemini/gemini-cli",
         "autofix.hooks.gemini_cli",
-        "GeminiCliHook",
-        "autofix_gemini_cli",
     ),
     (
         "OpenAI-compatible endpoint",
         "https://platform.openai.com/docs/api-reference/chat",
         "autofix.hooks.openai_endpoint",
-        "OpenAIEndpointHook",
-        "autofix_openai",
     ),
 ]
 OPERATOR_MODULES = [
@@ -99,10 +93,8 @@ def get_provider_info() -> dict[str, Any]:
             {"integration-name": name, "python-modules": [module]}
             for name, _, module, *_ in AGENT_HOOKS
         ],
-        "connection-types": [
-            {"hook-class-name": f"{module}.{cls}", "connection-type": conn_type}
-            for _, _, module, cls, conn_type in AGENT_HOOKS
-        ],
+        # With each type's form fields and field behaviour (Airflow 3.2+ reads them from here).
+        "connection-types": connection_types(),
         "task-decorators": TASK_DECORATORS,
         "config": {
             AUTOFIX: {
