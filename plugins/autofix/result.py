@@ -366,6 +366,33 @@ class TokenUsage(BaseModel):
         )
 
 
+class CostSource(StrEnum):
+    """Where a call's ``cost_usd`` came from (autofix.audit.pricing), in order of precedence."""
+
+    REPORTED = "reported"  # the CLI's own figure (Claude Code): it wins over any price
+    CONFIG = "config"  # tokens × the config's ``prices:`` entry for the model
+    TABLE = "table"  # tokens × the genai-prices table
+    UNKNOWN = "unknown"  # no price for the model (or no model): cost_usd stays None, never $0
+
+
+# Summing calls: the sum is only as certain as its least certain part.
+_SOURCE_RANK = {source: rank for rank, source in enumerate(CostSource)}
+
+
+def combined_source(sources: list[CostSource | None]) -> CostSource | None:
+    """The cost source of a sum of calls: the least certain of theirs (None: nothing priced)."""
+    known = [source for source in sources if source is not None]
+    return max(known, key=_SOURCE_RANK.__getitem__) if known else None
+
+
+def describe_cost(cost_usd: float | None, source: CostSource | None) -> str:
+    """``$0.0123 (table)``, or ``cost unknown``: never $0 for a price nobody knows."""
+    if source is CostSource.UNKNOWN or (cost_usd is None and source is not None):
+        return "cost unknown"
+    shown = f"${cost_usd or 0:.4f}"
+    return f"{shown} ({source.value})" if source is not None else shown
+
+
 class AttemptSpend(BaseModel):
     """What one agent call of a task cost: an attempt of an Airflow try."""
 
@@ -373,6 +400,8 @@ class AttemptSpend(BaseModel):
     attempt: int = 1  # the call within that try (validation retries)
     status: Status
     cost_usd: float | None = None
+    cost_source: CostSource | None = None
+    model: str | None = None
     usage: TokenUsage = Field(default_factory=TokenUsage)
     duration_s: float | None = None
 
@@ -429,7 +458,11 @@ class ParseResult(BaseModel):
     session_id: str | None = None
     final_text: str | None = None
     finish_reason: FinishReason | None = None
+    # The model that answered: as the CLI reported it, else the one asked for (the price key).
+    model: str | None = None
+    # None with cost_source "unknown": no price for the model; never a made-up $0.
     cost_usd: float | None = None
+    cost_source: CostSource | None = None  # None: no agent call was made
     usage: TokenUsage = Field(default_factory=TokenUsage)
     num_turns: int | None = None
     duration_s: float | None = None
@@ -489,22 +522,28 @@ class ParseResult(BaseModel):
             attempt=self.attempt,
             status=self.status,
             cost_usd=self.cost_usd,
+            cost_source=self.cost_source,
+            model=self.model,
             usage=self.usage,
             duration_s=self.duration_s,
         )
 
     def with_spend(self, spend: list[AttemptSpend]) -> ParseResult:
         """This verdict with ``cost_usd`` and ``usage`` summed over ``spend`` (kept as
-        ``per_attempt``); unchanged for a single call."""
+        ``per_attempt``); unchanged for a single call. One call of unknown cost makes the sum
+        unknown too: a partial sum would read as the whole cost."""
         if len(spend) < 2:
             return self.model_copy(update={"per_attempt": []})
+        source = combined_source([item.cost_source for item in spend])
         costs = [item.cost_usd for item in spend if item.cost_usd is not None]
         usage = TokenUsage()
         for item in spend:
             usage += item.usage
+        known = bool(costs) and source is not CostSource.UNKNOWN
         return self.model_copy(
             update={
-                "cost_usd": round(sum(costs), 6) if costs else None,
+                "cost_usd": round(sum(costs), 6) if known else None,
+                "cost_source": source,
                 "usage": usage,
                 "per_attempt": list(spend),
             }
@@ -547,7 +586,7 @@ def _serde_keys(value: Any, renames: Mapping[str, str]) -> Any:
 
 
 _TEXT_FIELDS = frozenset(
-    {"operation", "error_message", "patterns_source", "agent", "session_id", "final_text"}
+    {"operation", "error_message", "patterns_source", "agent", "session_id", "final_text", "model"}
 )
 _TEXT_LIST_FIELDS = frozenset({"warnings", "matched_rules", "repairs"})
 _NUMBER_FIELDS = frozenset({"cost_usd", "duration_s"})
