@@ -21,6 +21,7 @@ from autofix.audit.stores.jsonl import JsonlStore
 from autofix.audit.stores.memory import MemoryStore
 from autofix.audit.usage_report import build_report, render
 from autofix.config import AutofixConfig, BudgetSettings, ModelPrice, load_config
+from autofix.costs import CostSource, combined_source, describe_cost
 from autofix.errors import BudgetExhaustedError, ConfigError
 from autofix.pricing import (
     PricedCall,
@@ -30,15 +31,7 @@ from autofix.pricing import (
     model_from_argv,
     requested_model,
 )
-from autofix.result import (
-    AttemptSpend,
-    CostSource,
-    ParseResult,
-    Status,
-    TokenUsage,
-    combined_source,
-    describe_cost,
-)
+from autofix.result import AttemptSpend, ParseResult, Status, TokenUsage
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
 
 USAGE = TokenUsage(input_tokens=12_000, cached_input_tokens=2_000, output_tokens=800)

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from autofix.config import ModelPrice
-from autofix.result import CostSource, ParseResult, TokenUsage
+from autofix.costs import CostSource
+from autofix.result import ParseResult, TokenUsage
 
 log = logging.getLogger("autofix.pricing")
 

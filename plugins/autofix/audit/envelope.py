@@ -18,10 +18,10 @@ from pydantic import (
     model_validator,
 )
 
+from autofix.costs import CostSource
 from autofix.notices import AgentNotice
 from autofix.redact import redact_stored, redact_value
 from autofix.result import (
-    CostSource,
     FailureKind,
     FieldError,
     ParseResult,

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from autofix.audit.envelope import Interaction, aware
+from autofix.costs import CostSource
 from autofix.redact import REDACTED, redact
-from autofix.result import CostSource
 
 PREFIX = "autofix"  # of every metric name, Prometheus and Airflow stats alike
 MAX_LABEL_CHARS = 64

@@ -9,8 +9,8 @@ from typing import Any, Protocol
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.metrics import PREFIX, safe_label
+from autofix.costs import describe_cost
 from autofix.hosting import airflow_module
-from autofix.result import describe_cost
 
 log = logging.getLogger("autofix.audit")
 

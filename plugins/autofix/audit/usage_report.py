@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field, computed_field
 
 from autofix.audit.envelope import Interaction, aware
 from autofix.audit.metrics import Chain, ChainOutcome, build_chains, compute_metrics
-from autofix.result import CostSource, describe_cost, truncate
+from autofix.costs import CostSource, describe_cost
+from autofix.result import truncate
 
 ReportFormat = Literal["text", "json", "markdown"]
 

@@ -11,12 +11,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autofix.config import AutofixConfig, resolve
+from autofix.costs import CostSource
 from autofix.fixing import gitops
 from autofix.fixing.circuit import LoopState
 from autofix.fixing.loop import LoopStatus, commits_since
 from autofix.fixing.plan import slug
 from autofix.fixing.prepare import Prepared
-from autofix.result import CostSource
 
 
 class AgentCalls(BaseModel):

@@ -12,6 +12,7 @@ from autofix.agents.openai.endpoint import endpoint_settings
 from autofix.agents.registry import format_class
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig, load_config, resolve
+from autofix.costs import describe_cost
 from autofix.errors import AgentRetryLater, ConfigError
 from autofix.hooks.openai_endpoint import OpenAIEndpointHook
 from autofix.hosting import bridge_airflow_masker
@@ -37,7 +38,7 @@ from autofix.redact import (
     register_secrets,
     secret_env_values,
 )
-from autofix.result import ParseResult, RetryClass, describe_cost
+from autofix.result import ParseResult, RetryClass
 from autofix.task.agent_task import AgentTask
 from autofix.task.livelog import safe_name
 from autofix.task.spec import AgentTaskSpec, TraceContext
