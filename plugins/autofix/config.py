@@ -81,8 +81,19 @@ class BudgetSettings(_Section):
 
     max_calls_per_run: int | None = Field(default=None, ge=1)
     max_cost_per_run_usd: float | None = Field(default=None, gt=0)
+    max_tokens_per_run: int | None = Field(default=None, ge=1)
     max_calls_per_day: int | None = Field(default=None, ge=1)
     max_cost_per_day_usd: float | None = Field(default=None, gt=0)
+    max_tokens_per_day: int | None = Field(default=None, ge=1)
+
+
+class ModelPrice(_Section):
+    """autofix.audit.pricing: one model's price in USD per million tokens (``prices:``)."""
+
+    input_usd_per_mtok: float = Field(ge=0)
+    output_usd_per_mtok: float = Field(ge=0)
+    # Cache reads; None: charged as ordinary input.
+    cached_input_usd_per_mtok: float | None = Field(default=None, ge=0)
 
 
 class AlertSettings(_Section):
@@ -131,6 +142,8 @@ class AutofixConfig(_Section):
     agents: AgentSettings = Field(default_factory=AgentSettings)
     audit: AuditSettings = Field(default_factory=AuditSettings)
     budgets: BudgetSettings = Field(default_factory=BudgetSettings)
+    # Model name (as the agent reports it, any case) → price; wins over the genai-prices table.
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
     alert: AlertSettings = Field(default_factory=AlertSettings)
     schedule: str | None = None  # the autonomous_fixing DAG's schedule; None = manual
     fixing: FixingSettings = Field(default_factory=FixingSettings)

@@ -140,15 +140,25 @@ class ValidationRefusedError(ValidationFailedError):
 class BudgetExhaustedError(AutofixError, RuntimeError):
     """A budget is used up. The message names the budget, its limit and the spend."""
 
-    def __init__(self, budget: str, limit: float, calls: int, cost_usd: float, scope: str) -> None:
+    def __init__(
+        self,
+        budget: str,
+        limit: float,
+        calls: int,
+        cost_usd: float,
+        scope: str,
+        tokens: int | None = None,
+    ) -> None:
         self.budget = budget
         self.limit = limit
         self.calls = calls
         self.cost_usd = cost_usd
         self.scope = scope
+        self.tokens = tokens
         shown = f"{limit:.2f}" if budget.endswith("_usd") else f"{int(limit)}"
+        spent = f"{tokens} tokens" if "_tokens_" in budget else f"${cost_usd:.2f}"
         super().__init__(
-            f"budget {budget}={shown} exhausted: spent ${cost_usd:.2f} in {calls} calls {scope}"
+            f"budget {budget}={shown} exhausted: spent {spent} in {calls} calls {scope}"
         )
 
 

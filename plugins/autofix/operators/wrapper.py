@@ -13,6 +13,7 @@ from autofix.agents.registry import format_class
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig, load_config, resolve
 from autofix.connections import connection_for_agent
+from autofix.costs import describe_cost
 from autofix.errors import AgentRetryLater, ConfigError
 from autofix.hooks import AgentConnectionHook, hook_for_agent
 from autofix.hosting import bridge_airflow_masker
@@ -101,7 +102,7 @@ def build_recorder(config: AutofixConfig) -> AuditRecorder:
 # What a person looks for first in the XCom tab, which shows a value's first lines folded open:
 # the answer, why it failed, then (``lead``, e.g. a fix's commits) and the cost.
 XCOM_HEAD = ("final_text", "data", "failure_kind")
-XCOM_AFTER_LEAD = ("cost_usd", "success", "status", "error_message")
+XCOM_AFTER_LEAD = ("cost_usd", "cost_source", "success", "status", "error_message")
 
 
 def to_xcom(result: ParseResult, **lead: Any) -> dict[str, Any]:
@@ -363,15 +364,16 @@ class AIWrapperOperator(BaseOperator):
             f"  {process}, retry class {result.retry_class.value}",
             f"  stderr: {result.noise_lines} noise line(s), {result.error_lines} error line(s) "
             f"(marked [noise: rule] / [error: rule] above), patterns: {result.patterns_source}",
-            f"  cost ${result.cost_usd or 0:.4f}, tokens in {tokens.input_tokens} "
-            f"out {tokens.output_tokens}"
+            f"  cost {describe_cost(result.cost_usd, result.cost_source)}"
+            + (f", model {result.model}" if result.model else "")
+            + f", tokens in {tokens.input_tokens} out {tokens.output_tokens}"
             + (f" (sum of {len(result.per_attempt)} calls)" if result.per_attempt else ""),
         ]
         for item in result.per_attempt:
             lines.append(
                 f"    try {item.try_number} call {item.attempt}: {item.status.value}, "
-                f"${item.cost_usd or 0:.4f}, tokens in {item.usage.input_tokens} "
-                f"out {item.usage.output_tokens}"
+                f"{describe_cost(item.cost_usd, item.cost_source)}, tokens in "
+                f"{item.usage.input_tokens} out {item.usage.output_tokens}"
             )
         if result.repairs:
             lines.append(f"  repairs: {', '.join(result.repairs)}")
