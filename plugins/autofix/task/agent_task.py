@@ -18,7 +18,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
-from autofix.agents.openai.format import base_url_from
 from autofix.agents.registry import get_format
 from autofix.agents.watch import WatchSettings
 from autofix.audit.envelope import Envelope, RetryPolicy
@@ -250,6 +249,9 @@ class AgentTask:
         output_format = getattr(agent_format, "output_format", None) or agent_format.name
         api_url = None
         if agent_format.name == "openai":
+            # Here, not at import: the OpenAI format loads httpx, which other agents never need.
+            from autofix.agents.openai.format import base_url_from
+
             api_url = base_url_from(options, {**os.environ, **self.spec.env})
         option_model = options.get("model")  # agent="openai" and "wrapper" take one there
         asked = model or (str(option_model) if option_model else None)
