@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from autofix.hooks.git_remote import GitRemoteHook
 from autofix.hooks.openai_endpoint import OpenAIEndpointHook
 
-__all__ = ["OpenAIEndpointHook"]
+__all__ = ["GitRemoteHook", "OpenAIEndpointHook"]
