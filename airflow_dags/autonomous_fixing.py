@@ -152,8 +152,8 @@ with DAG(
             type="boolean",
             section="Approval and push",
             title="Ask for approval",
-            description="After each project's summary, a person approves or rejects its work "
-            "branch (Browse → Required Actions) before anything is pushed.",
+            description="After each clean project's summary, a person approves or rejects its "
+            "work branch (Browse → Required Actions) before anything is pushed.",
         ),
         "push": Param(
             CONFIG.fixing.push,
@@ -162,8 +162,8 @@ with DAG(
             section="Approval and push",
             title="On approval",
             description="none: the branch stays on the worker; branch: push it to the remote of "
-            "the git connection; pull_request: push it and open a pull request. Without "
-            "approval only a clean project is pushed.",
+            "the git connection; pull_request: push it and open a pull request. Only a clean "
+            "project is pushed.",
         ),
         "git_conn_id": Param(
             CONFIG.fixing.git_conn_id,

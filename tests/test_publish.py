@@ -286,14 +286,14 @@ def test_what_gets_pushed(work: Prepared) -> None:
     plan = work.plan  # push branch, approval off
     clean, unfinished = summary_for(work), summary_for(work, "tripped")
     assert publish_skip_reason(plan, clean, None) is None
-    assert "not clean (tripped) and approval is off" in str(
-        publish_skip_reason(plan, unfinished, None)
+    assert publish_skip_reason(plan, unfinished, None) == (
+        "the project is not clean (tripped): only a clean branch is pushed"
     )
     gated = plan.model_copy(
         update={"handoff": Handoff(approval=True, push="branch", git_conn_id="r")}
     )
     yes = Decision(approved=True, by="bob")
-    assert publish_skip_reason(gated, unfinished, yes) is None  # a person looked at it
+    assert publish_skip_reason(gated, clean, yes) is None
     assert (
         publish_skip_reason(gated, clean, None) == "no approval was recorded, so nothing is pushed"
     )

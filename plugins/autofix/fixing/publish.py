@@ -137,13 +137,10 @@ def publish_skip_reason(
     reason = nothing_to_review(plan, summary)
     if reason is not None:
         return f"nothing to push: {reason}"
+    if summary is not None and not summary.ok:
+        return f"the project is not clean ({summary.outcome}): only a clean branch is pushed"
     if handoff.approval and (decision is None or not decision.approved):
         return "no approval was recorded, so nothing is pushed"
-    if not handoff.approval and summary is not None and not summary.ok:
-        return (
-            f"the project is not clean ({summary.outcome}) and approval is off: turn approval "
-            "on to push unfinished work after a person has looked at it"
-        )
     return None
 
 
@@ -178,7 +175,7 @@ def publish(
     *,
     forge: Forge | None = None,
 ) -> Published:
-    """Do what ``push`` says for an approved (or ungated) branch. ``forge``: the pull
+    """Do what ``push`` says for a clean, approved (or ungated) branch. ``forge``: the pull
     request API (default: the remote's ``api_url``). Raises FixingError."""
     plan = prepared.plan
     sha = push_branch(Path(plan.project_path), plan.work_branch, remote)

@@ -370,8 +370,8 @@ def publish_step(
     remote_for: Callable[[str], GitRemote],
     log: StepLog,
 ) -> Published:
-    """Do what ``push`` says once the branch is approved (or approval is off and the project
-    is clean); ``remote_for(git_conn_id)`` reads the remote. Raises FixingError."""
+    """Do what ``push`` says once the clean project's branch is approved (or approval is off);
+    ``remote_for(git_conn_id)`` reads the remote. Raises FixingError."""
     plan = prepared.plan
     reason = publish_skip_reason(plan, summary, decision)
     if reason is not None or summary is None:

@@ -1,7 +1,8 @@
 """Airflow glue for the human gate after each project's ``summary``: ``approval``, ``publish``.
 
-``ApprovalGateOperator`` is Airflow 3.3's ``ApprovalOperator`` (standard provider): it writes
-the request (``autofix.fixing.approval``) and parks the task in ``awaiting_input``. The task's
+``ApprovalGateOperator`` is Airflow 3.3's ``ApprovalOperator`` (standard provider). It runs
+after a summary that succeeded (a clean project; a failed summary leaves it upstream_failed, so
+the run still ends failed) and writes the request (``autofix.fixing.approval``) and parks the task in ``awaiting_input``. The task's
 process ends there: no worker slot, no pool slot, no trigger; the api-server's answer (the
 Required Actions page, or ``PATCH …/hitlDetails``) or the scheduler's timeout sweep schedules
 ``execute_complete``. No answer in time applies the default, Reject. A rejection fails the
@@ -57,7 +58,6 @@ class ApprovalGateOperator(ApprovalOperator):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("subject", "autofix: approve the work branch?")  # set per project
         kwargs.setdefault("defaults", REJECT)  # what the timeout answers
-        kwargs.setdefault("trigger_rule", TriggerRule.ALL_DONE)  # an unfinished project too
         kwargs.setdefault("retry_policy", AgentRetryPolicy())  # a rejection is never retried
         super().__init__(**kwargs)
 
