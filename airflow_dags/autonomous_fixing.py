@@ -4,10 +4,15 @@ commit at a time, until the checks pass or it stops making progress.
     plan ─► fix_project[i] (one mapped group per project, its map index named after it):
               prepare → configure_hooks → discover_tests → check_0
                 → iteration_1 (fix_1 → check_1) → … → iteration_N (fix_N → check_N) → summary
+                → approval → publish
 
 Every agent call (configure_hooks, discover_tests, fix_k) is its own task with its own log.
 fix_k skips once the checks are clean, the circuit breaker tripped (2 iterations without a new
-commit or fewer errors) or ``max_iterations`` is reached. The logic lives in ``autofix.fixing``.
+commit or fewer errors) or ``max_iterations`` is reached. With ``approval`` on, a person then
+approves or rejects the work branch (Browse → Required Actions; it waits without a worker slot,
+and no answer within ``approval_timeout`` rejects it); ``publish`` does what ``push`` says:
+nothing, push the branch to the remote of Connection ``git_conn_id``, or open a pull request.
+The logic lives in ``autofix.fixing``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from autofix.agents.registry import coding_agents
 from autofix.config import load_config
 from autofix.fixing.checks.model import KNOWN_CHECKS
 from autofix.fixing.plan import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
+from autofix.operators.approval import ApprovalGateOperator, PublishOperator
 from autofix.operators.fixing import (
     MAP_INDEX_TEMPLATE,
     CheckOperator,
@@ -141,6 +147,41 @@ with DAG(
             description="A test setup discover_tests found this recently is reused without an "
             "agent call; 0 always asks again.",
         ),
+        "approval": Param(
+            CONFIG.fixing.approval,
+            type="boolean",
+            section="Approval and push",
+            title="Ask for approval",
+            description="After each clean project's summary, a person approves or rejects its "
+            "work branch (Browse → Required Actions) before anything is pushed.",
+        ),
+        "push": Param(
+            CONFIG.fixing.push,
+            type="string",
+            enum=["none", "branch", "pull_request"],
+            section="Approval and push",
+            title="On approval",
+            description="none: the branch stays on the worker; branch: push it to the remote of "
+            "the git connection; pull_request: push it and open a pull request. Only a clean "
+            "project is pushed.",
+        ),
+        "git_conn_id": Param(
+            CONFIG.fixing.git_conn_id,
+            type=["null", "string"],
+            section="Approval and push",
+            title="Git connection",
+            description="A Connection: host = the remote URL, password = a token (never put it "
+            "in the URL); extra api_url, repository, base_branch for pull requests. Needed "
+            "unless push is none.",
+        ),
+        "approval_timeout": Param(
+            CONFIG.fixing.approval_timeout_seconds,
+            type="integer",
+            minimum=1,
+            section="Approval and push",
+            title="Approval timeout (seconds)",
+            description="No answer this long rejects the branch: it is kept, not pushed.",
+        ),
         "scenario": Param(
             DEFAULT_SCENARIO,
             type=["null", "string"],
@@ -176,6 +217,8 @@ with DAG(
                 check = CheckOperator(task_id=f"check_{n}", iteration=n)
             previous >> fix >> check
             previous = check
-        previous >> SummaryOperator(task_id="summary", iterations=UNROLLED)
+        summary = SummaryOperator(task_id="summary", iterations=UNROLLED)
+        approval = ApprovalGateOperator(task_id="approval")
+        previous >> summary >> approval >> PublishOperator(task_id="publish")
 
     fix_project.expand(project=plan.output)

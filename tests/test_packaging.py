@@ -174,8 +174,24 @@ def test_every_imported_distribution_is_declared() -> None:
     assert not problems, "declare these in pyproject.toml:\n" + "\n".join(problems)
 
 
+def airflow_providers_imported() -> set[str]:
+    """``airflow.providers.<name>`` imports: the provider distributions they need."""
+    found = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for item in _walk(ast.parse(path.read_text(encoding="utf-8")), RUNTIME, path.name):
+            parts = item.module.split(".")
+            if parts[:2] == ["airflow", "providers"] and len(parts) > 2:
+                found.add(f"apache-airflow-providers-{parts[2].replace('_', '-')}")
+    return found
+
+
+def test_every_airflow_provider_imported_is_declared() -> None:
+    listed = {normalize(Requirement(text).name) for text in project()["dependencies"]}
+    assert airflow_providers_imported() <= listed
+
+
 def test_every_dependency_is_imported() -> None:
-    imported = {HOST}
+    imported = {HOST} | airflow_providers_imported()
     for item in third_party_imports():
         if item.kind != TYPE_ONLY:
             imported |= distributions_of(item.root)

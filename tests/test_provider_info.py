@@ -60,7 +60,10 @@ def test_one_connection_type_per_agent_family_each_with_its_hook() -> None:
         for entry in info[section]:
             assert entry["integration-name"] in integrations, (section, entry)
     hook_modules = {module for entry in info["hooks"] for module in entry["python-modules"]}
-    assert hook_modules == {path.rpartition(".")[0] for path in types.values()}
+    # Each connection type's hook, and the fixing DAG's git remote (a Connection of any type).
+    assert hook_modules == {path.rpartition(".")[0] for path in types.values()} | {
+        "autofix.hooks.git_remote"
+    }
 
 
 def test_the_task_decorator_leaves_common_ais_names_free() -> None:

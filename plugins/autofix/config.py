@@ -124,6 +124,12 @@ class FixingSettings(_Section):
     cache_dir: str = "logs/autofix/cache"  # discover_tests results, one file per project
     test_config_max_age_hours: float = Field(default=24.0, ge=0)  # 0 = always ask the agent
     runs_dir: str = "logs/autofix/runs"  # per-run summaries (JSON + Markdown)
+    # After each project's summary: ask a person first (approval), then push the work branch
+    # (none | branch | pull_request) to the remote of the Connection git_conn_id names.
+    approval: bool = False
+    approval_timeout_seconds: int = Field(default=24 * 3600, ge=1)  # no answer: rejected
+    push: Literal["none", "branch", "pull_request"] = "none"
+    git_conn_id: str | None = None
 
 
 class AgentSettings(_Section):

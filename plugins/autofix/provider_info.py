@@ -90,8 +90,12 @@ def get_provider_info() -> dict[str, Any]:
         ],
         "operators": [{"integration-name": AUTOFIX, "python-modules": OPERATOR_MODULES}],
         "hooks": [
-            {"integration-name": name, "python-modules": [module]}
-            for name, _, module, *_ in AGENT_HOOKS
+            *(
+                {"integration-name": name, "python-modules": [module]}
+                for name, _, module, *_ in AGENT_HOOKS
+            ),
+            # The fixing DAG's push and pull request (git_conn_id; a Connection of any type).
+            {"integration-name": AUTOFIX, "python-modules": ["autofix.hooks.git_remote"]},
         ],
         # With each type's form fields and field behaviour (Airflow 3.2+ reads them from here).
         "connection-types": connection_types(),

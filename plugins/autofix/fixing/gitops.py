@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -56,6 +56,12 @@ def _env() -> dict[str, str]:
     env.pop("GIT_DIR", None)  # an inherited GIT_DIR would point every call at another repo
     env.pop("GIT_WORK_TREE", None)
     return env
+
+
+def env_with(extra: Mapping[str, str]) -> dict[str, str]:
+    """The environment every git call gets, plus ``extra`` (e.g. settings given as
+    ``GIT_CONFIG_*`` variables, which no command line and no config file then shows)."""
+    return {**_env(), **extra}
 
 
 def git(
@@ -190,6 +196,18 @@ def commits_between(path: Path, a: str, b: str = "HEAD") -> list[Commit]:
         sha, _, subject = line.partition("\x1f")
         commits.append(Commit(sha=sha, subject=subject))
     return commits
+
+
+def diff_stat(path: Path, a: str, b: str, max_files: int = 40) -> str:
+    """``git diff --stat a..b``: one line per file (at most ``max_files``, then how many more)
+    and the totals line (files changed, insertions, deletions)."""
+    lines = git(path, "diff", "--stat=100", f"{a}..{b}", "--").stdout.rstrip().splitlines()
+    if not lines:
+        return "no changes"
+    files, total = lines[:-1], lines[-1]
+    if len(files) > max_files:
+        files = [*files[:max_files], f" ... and {len(files) - max_files} more file(s)"]
+    return "\n".join([*files, total])
 
 
 def _identity_env(path: Path) -> dict[str, str]:

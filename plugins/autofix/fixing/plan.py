@@ -5,9 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from autofix.agents.registry import coding_agents, format_class
 from autofix.config import AutofixConfig, resolve
@@ -36,6 +43,31 @@ class Timeouts(BaseModel):
     checks: float = Field(default=600, gt=0)  # each check tool separately
 
 
+PushMode = Literal["none", "branch", "pull_request"]
+
+
+class Handoff(BaseModel):
+    """What happens to the work branch after the summary: a person's approval (``approval``,
+    rejected after ``approval_timeout`` seconds without an answer), then ``push``: nothing, the
+    branch to the remote of Connection ``git_conn_id``, or the branch and a pull request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    approval: bool = False
+    approval_timeout: float = Field(default=24 * 3600, gt=0)
+    push: PushMode = "none"
+    git_conn_id: str | None = None
+
+    @model_validator(mode="after")
+    def _remote_named(self) -> Handoff:
+        if self.push != "none" and not (self.git_conn_id or "").strip():
+            raise ValueError(
+                f"push is {self.push} but git_conn_id is empty: set git_conn_id to a Connection "
+                "whose host is the remote URL (and password a token), or set push to none"
+            )
+        return self
+
+
 class ProjectPlan(BaseModel):
     """Everything one project's run needs, resolved from the run's params and the config."""
 
@@ -51,6 +83,7 @@ class ProjectPlan(BaseModel):
     index: int = 0
     name: str = ""  # how the run shows the project (the map index): its folder name, unique
     agent_clis_dir: str | None = None  # fixing.agent_clis_dir: where a CLI not on PATH is found
+    handoff: Handoff = Field(default_factory=Handoff)
 
     @field_validator("agent")
     @classmethod
@@ -157,6 +190,7 @@ def plan_projects(
         }
         max_age = merged.get("test_config_max_age_hours")
         try:
+            handoff = _handoff(merged, config)
             plan = ProjectPlan(
                 project_path=path,
                 work_branch=str(merged.get("work_branch") or DEFAULT_WORK_BRANCH),
@@ -172,8 +206,34 @@ def plan_projects(
                 index=index,
                 name=name,
                 agent_clis_dir=config.fixing.agent_clis_dir,
+                handoff=handoff,
             )
         except (ValidationError, ValueError) as exc:
             raise FixingError(f"project {path}: {exc}") from exc
         plans.append(plan)
     return plans
+
+
+def _handoff(merged: Mapping[str, Any], config: AutofixConfig) -> Handoff:
+    """The approval and push settings: the run's (or the project's own), else fixing's."""
+    fixing = config.fixing
+
+    def pick(name: str, default: Any) -> Any:
+        value = merged.get(name)
+        return default if value is None else value
+
+    try:
+        return Handoff(
+            approval=pick("approval", fixing.approval),
+            approval_timeout=pick("approval_timeout", fixing.approval_timeout_seconds),
+            push=pick("push", fixing.push),
+            git_conn_id=pick("git_conn_id", fixing.git_conn_id) or None,
+        )
+    except ValidationError as exc:  # one line per problem, not pydantic's report
+        problems = [
+            ".".join(str(part) for part in error["loc"])
+            + ": " * bool(error["loc"])
+            + str(error["msg"]).removeprefix("Value error, ")
+            for error in exc.errors()
+        ]
+        raise ValueError("; ".join(problems)) from None

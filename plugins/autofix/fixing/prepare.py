@@ -18,6 +18,9 @@ class Prepared(BaseModel):
     base_sha: str  # HEAD when the run started: the summary lists commits since this
     branch_created: bool
     repo_created: bool = False  # the folder was no repository: prepare made it one
+    # The branch checked out before the work branch (None: detached, or the work branch
+    # itself on a resumed run): a pull request's default base.
+    start_branch: str | None = None
 
 
 def prepare(plan: ProjectPlan) -> Prepared:
@@ -36,6 +39,7 @@ def prepare(plan: ProjectPlan) -> Prepared:
             )
         created = not gitops.branch_exists(top, plan.work_branch)
         base = gitops.head(top)
+        start = gitops.current_branch(top)
         gitops.create_branch(top, plan.work_branch)
     except GitError as exc:
         raise FixingError(str(exc)) from exc
@@ -44,6 +48,7 @@ def prepare(plan: ProjectPlan) -> Prepared:
         base_sha=base,
         branch_created=created,
         repo_created=made,
+        start_branch=None if start == plan.work_branch else start,
     )
 
 

@@ -1,5 +1,8 @@
 """Each step of the ``autonomous_fixing`` DAG as plain functions: values in, values out.
 
+``plan → prepare → configure_hooks → discover_tests → check_0 → fix_1 → check_1 → … →
+summary → approval → publish``.
+
 The operators (``autofix.operators.fixing``) pull a step's inputs from XCom, call its function
 here and push what it returns. A step that cannot go on raises ``FixingError`` with what to do
 next; the operator turns that into the task's failure. Log lines go to the ``log`` each step is
@@ -17,6 +20,7 @@ from autofix.audit.stores import build_store
 from autofix.audit.usage_report import build_report, render
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
+from autofix.fixing.approval import ApprovalRequest, Decision, approval_request, gate_skip_reason
 from autofix.fixing.gitops import Commit, init_scratch_copy
 from autofix.fixing.loop import (
     LoopStatus,
@@ -37,6 +41,7 @@ from autofix.fixing.plan import (
 from autofix.fixing.preflight import CliFound, Problem, preflight
 from autofix.fixing.prepare import Prepared, prepare, verify_hooks
 from autofix.fixing.prompts import discover_prompt, fix_prompt, hooks_prompt
+from autofix.fixing.publish import GitRemote, Published, publish, publish_skip_reason
 from autofix.fixing.summary import (
     NOT_CALLED,
     ProjectSummary,
@@ -339,3 +344,49 @@ def summary_step(
     log.info("%s", report_text)
     log.info("::endgroup::")
     return summary
+
+
+# -- approval, publish --------------------------------------------------------------------------
+
+
+def approval_step(
+    prepared: Prepared, summary: ProjectSummary | None, log: StepLog
+) -> ApprovalRequest | None:
+    """What to ask a person about the project's branch; None (logged why) when nobody is
+    asked: approval is off, or the branch holds nothing from this run."""
+    reason = gate_skip_reason(prepared.plan, summary)
+    if reason is not None or summary is None:
+        log.info("no approval asked: %s", reason)
+        return None
+    request = approval_request(prepared, summary)
+    log.info("asking: %s\n%s", request.subject, request.body)
+    return request
+
+
+def publish_step(
+    prepared: Prepared,
+    summary: ProjectSummary | None,
+    decision: Decision | None,
+    remote_for: Callable[[str], GitRemote],
+    log: StepLog,
+) -> Published:
+    """Do what ``push`` says once the clean project's branch is approved (or approval is off);
+    ``remote_for(git_conn_id)`` reads the remote. Raises FixingError."""
+    plan = prepared.plan
+    reason = publish_skip_reason(plan, summary, decision)
+    if reason is not None or summary is None:
+        log.info("not pushed: %s", reason)
+        return Published(push=plan.handoff.push, skipped=str(reason))
+    remote = remote_for(str(plan.handoff.git_conn_id))
+    log.info("pushing %s to %s", plan.work_branch, redact(remote.url))
+    published = publish(prepared, summary, decision, remote)
+    log.info("pushed %s at %s", plan.work_branch, str(published.pushed)[:12])
+    if published.pull_request is not None:
+        pull = published.pull_request
+        log.info(
+            "pull request #%d %s: %s",
+            pull.number,
+            "found open" if pull.existed else "opened",
+            pull.url,
+        )
+    return published

@@ -8,6 +8,7 @@ from autofix.hooks.base import AgentConnectionHook
 from autofix.hooks.claude_code import ClaudeCodeHook
 from autofix.hooks.codex import CodexHook
 from autofix.hooks.gemini_cli import GeminiCliHook
+from autofix.hooks.git_remote import GitRemoteHook
 from autofix.hooks.openai_endpoint import OpenAIEndpointHook
 
 HOOKS: tuple[type[AgentConnectionHook], ...] = (
@@ -30,6 +31,7 @@ __all__ = [
     "ClaudeCodeHook",
     "CodexHook",
     "GeminiCliHook",
+    "GitRemoteHook",
     "OpenAIEndpointHook",
     "hook_for_agent",
 ]

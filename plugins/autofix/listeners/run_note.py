@@ -1,9 +1,10 @@
 """The DAG run's note says how an autofix run ended, where people look first.
 
 A task cannot write its run's note (the Task SDK has no call for it), so each summary task (and
-a plan task that fails) pushes one Markdown line under ``RUN_NOTE_KEY``, and this listener,
-called by the scheduler (or ``dag.test()``) when the run succeeds or fails, joins the lines
-into the note. A note a person wrote is never replaced: only an empty note or one this
+a plan task that fails, an approval that rejects, a publish that pushes) pushes one Markdown
+line under ``RUN_NOTE_KEY``, and this listener, called by the scheduler (or ``dag.test()``)
+when the run succeeds or fails, joins the lines into the note, a project's in the order they
+were pushed. A note a person wrote is never replaced: only an empty note or one this
 listener wrote (it starts with ``HEADER``) is.
 """
 
@@ -39,7 +40,7 @@ def _note_lines(dag_run: Any, session: Any) -> list[str]:
             XComModel.run_id == dag_run.run_id,
             XComModel.key == RUN_NOTE_KEY,
         )
-        .order_by(XComModel.map_index)
+        .order_by(XComModel.map_index, XComModel.timestamp)  # a project's lines in order
     )
     return [str(XComModel.deserialize_value(row)) for row in rows]
 

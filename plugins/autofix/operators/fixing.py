@@ -45,6 +45,7 @@ from autofix.fixing.steps import (
 )
 from autofix.fixing.summary import ProjectSummary, run_note
 from autofix.fixing.testconfig import TestConfig, TestConfigCache, cache_for
+from autofix.hooks.git_remote import GitRemoteHook
 from autofix.listeners.run_note import RUN_NOTE_KEY
 from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
 from autofix.operators.retry_policy import NoRetryOnPermanentOperator, fail_now
@@ -157,6 +158,10 @@ class PlanProjectsOperator(NoRetryOnPermanentOperator):
                 max_iterations_cap=self.max_iterations_cap,
                 log=self.log,
             )
+            for plan in plans:  # a remote that cannot work fails now, before any agent runs
+                push, conn_id = plan.handoff.push, plan.handoff.git_conn_id
+                if push != "none" and conn_id:
+                    GitRemoteHook(conn_id).get_conn().check_for(push)
         return [plan.model_dump(mode="json") for plan in plans]
 
 
