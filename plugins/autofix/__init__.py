@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from autofix.agents.claude import ClaudeOptions
     from autofix.agents.codex import CodexOptions
     from autofix.agents.gemini import GeminiOptions
+    from autofix.agents.limits import AgentLimits, McpServer
     from autofix.agents.openai.format import OpenAIOptions
     from autofix.agents.plain import PlainOptions
     from autofix.agents.registry import FORMAT_NAMES, get_format, parse_output
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from autofix.classify.stream_report import ClassifyReport
     from autofix.config import AutofixConfig, load_config
     from autofix.errors import (
+        AgentOptionError,
         AuditWriteError,
         AutofixError,
         BudgetExhaustedError,
@@ -110,6 +112,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "TokenUsage",
     ),
     "autofix.errors": (
+        "AgentOptionError",
         "AuditWriteError",
         "AutofixError",
         "BudgetExhaustedError",
@@ -143,6 +146,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Invocation",
     ),
     "autofix.agents.registry": ("FORMAT_NAMES", "get_format", "parse_output"),
+    "autofix.agents.limits": ("AgentLimits", "McpServer"),
     "autofix.agents.claude": ("ClaudeOptions",),
     "autofix.agents.codex": ("CodexOptions",),
     "autofix.agents.gemini": ("GeminiOptions",),
