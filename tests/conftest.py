@@ -49,6 +49,7 @@ def examples(count: int) -> int:
 # then the rest in collection order: the longest ones first, so no worker is left with one at
 # the end.
 _FIRST_FILES = (
+    "test_provider_install.py",  # e2e: a fresh virtualenv with Airflow, 4-10 minutes
     "test_agent_captures.py",
     "test_autonomous_fixing.py",
     "test_fuzz_parsers.py",

@@ -10,7 +10,14 @@ import autofix
 PACKAGE = Path(autofix.__file__).parent
 MAX_MODULE_LINES = 600
 # The Airflow layer; the core reaches Airflow only through autofix.hosting, at run time.
-AIRFLOW_LAYER = ("operators/", "hooks/", "listeners/", "plugin.py", "provider_info.py")
+AIRFLOW_LAYER = (
+    "operators/",
+    "hooks/",
+    "decorators/",
+    "listeners/",
+    "plugin.py",
+    "provider_info.py",
+)
 
 
 def _modules() -> list[Path]:

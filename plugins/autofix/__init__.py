@@ -2,7 +2,8 @@
 
 This module is the public API: every name in ``__all__`` is supported, everything else is
 internal and may move. The Airflow side (operators, the retry-with-feedback group) is
-``autofix.operators``. Names load on first use, so ``import autofix`` stays cheap for the
+``autofix.operators`` and ``autofix.decorators`` (``coding_agent_task``, also here: it loads
+Airflow when first used). Names load on first use, so ``import autofix`` stays cheap for the
 agent subprocesses that import it.
 """
 
@@ -44,7 +45,9 @@ if TYPE_CHECKING:
     from autofix.audit.usage_report import build_report
     from autofix.classify.classifier import Classifier
     from autofix.classify.stream_report import ClassifyReport
-    from autofix.config import AutofixConfig, load_config
+    from autofix.config import AutofixConfig, ModelPrice, load_config
+    from autofix.costs import CostSource
+    from autofix.decorators.coding_agent import coding_agent_task
     from autofix.errors import (
         AgentOptionError,
         AuditWriteError,
@@ -67,6 +70,7 @@ if TYPE_CHECKING:
     from autofix.parser import ResponseParser
     from autofix.patterns.loader import PatternStore
     from autofix.patterns.model import Rule
+    from autofix.pricing import PricedCall, Pricer
     from autofix.result import (
         BlockSource,
         ErrorBlock,
@@ -131,7 +135,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "autofix.parser": ("ResponseParser",),
     "autofix.notices": ("AgentNotice", "NoticeCode"),
-    "autofix.config": ("AutofixConfig", "load_config"),
+    "autofix.config": ("AutofixConfig", "ModelPrice", "load_config"),
+    "autofix.costs": ("CostSource",),
+    "autofix.pricing": ("PricedCall", "Pricer"),
+    "autofix.decorators.coding_agent": ("coding_agent_task",),
     "autofix.runner": ("RunResult", "Runner"),
     "autofix.patterns.loader": ("PatternStore",),
     "autofix.patterns.model": ("Rule",),

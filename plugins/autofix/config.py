@@ -13,12 +13,16 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from autofix import yamlfile
+from autofix import hosting, yamlfile
 from autofix.errors import ConfigError, ConfigFileError
 
 CONFIG_ENV = "AUTOFIX_CONFIG"
 HOME_ENV = "AUTOFIX_HOME"
 ENV_PREFIX = "AUTOFIX__"
+# The same two settings in airflow.cfg's [autofix] section, read inside Airflow only; the
+# environment variables above win, as they are the more specific.
+AIRFLOW_CONFIG_OPTION = "config_file"
+AIRFLOW_HOME_OPTION = "home"
 
 
 class _Section(BaseModel):
@@ -77,8 +81,19 @@ class BudgetSettings(_Section):
 
     max_calls_per_run: int | None = Field(default=None, ge=1)
     max_cost_per_run_usd: float | None = Field(default=None, gt=0)
+    max_tokens_per_run: int | None = Field(default=None, ge=1)
     max_calls_per_day: int | None = Field(default=None, ge=1)
     max_cost_per_day_usd: float | None = Field(default=None, gt=0)
+    max_tokens_per_day: int | None = Field(default=None, ge=1)
+
+
+class ModelPrice(_Section):
+    """autofix.audit.pricing: one model's price in USD per million tokens (``prices:``)."""
+
+    input_usd_per_mtok: float = Field(ge=0)
+    output_usd_per_mtok: float = Field(ge=0)
+    # Cache reads; None: charged as ordinary input.
+    cached_input_usd_per_mtok: float | None = Field(default=None, ge=0)
 
 
 class AlertSettings(_Section):
@@ -127,6 +142,8 @@ class AutofixConfig(_Section):
     agents: AgentSettings = Field(default_factory=AgentSettings)
     audit: AuditSettings = Field(default_factory=AuditSettings)
     budgets: BudgetSettings = Field(default_factory=BudgetSettings)
+    # Model name (as the agent reports it, any case) → price; wins over the genai-prices table.
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
     alert: AlertSettings = Field(default_factory=AlertSettings)
     schedule: str | None = None  # the autonomous_fixing DAG's schedule; None = manual
     fixing: FixingSettings = Field(default_factory=FixingSettings)
@@ -134,8 +151,11 @@ class AutofixConfig(_Section):
 
 
 def autofix_home() -> Path:
-    """Where relative config paths resolve: ``AUTOFIX_HOME`` or the current directory."""
-    return Path(os.environ.get(HOME_ENV) or Path.cwd())
+    """Where relative config paths resolve: ``AUTOFIX_HOME`` > airflow.cfg's ``[autofix] home``
+    (inside Airflow) > the current directory."""
+    return Path(
+        os.environ.get(HOME_ENV) or hosting.airflow_setting(AIRFLOW_HOME_OPTION) or Path.cwd()
+    )
 
 
 def resolve(path: str | Path) -> Path:
@@ -144,11 +164,15 @@ def resolve(path: str | Path) -> Path:
 
 
 def find_config_file(explicit: str | Path | None = None) -> Path | None:
-    """explicit argument > ``AUTOFIX_CONFIG`` > ``<home>/config/autofix.yaml`` > None (defaults)."""
+    """explicit argument > ``AUTOFIX_CONFIG`` > airflow.cfg's ``[autofix] config_file`` (inside
+    Airflow) > ``<home>/config/autofix.yaml`` > None (defaults)."""
     if explicit:
         return resolve(explicit)
     if os.environ.get(CONFIG_ENV):
         return resolve(os.environ[CONFIG_ENV])
+    from_airflow = hosting.airflow_setting(AIRFLOW_CONFIG_OPTION)
+    if from_airflow:
+        return resolve(from_airflow)
     default = resolve("config/autofix.yaml")
     return default if default.is_file() else None
 

@@ -8,7 +8,8 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     │   ├── ConfigFileError                a config file cannot be read or parsed (file, line)
     │   ├── PatternFileError               error_patterns.yaml cannot be used
     │   ├── AgentOptionError               an agent option its CLI cannot take, or given twice
-    │   └── SchemaImportError (ImportError) an output_schema import path names no pydantic model
+    │   ├── SchemaImportError (ImportError) an output_schema import path names no pydantic model
+    │   └── ConnectionSettingsError        an agent's Airflow Connection has a field it cannot use
     ├── RunnerError                        the agent process could not be started
     │   └── ExecutableNotFoundError        its executable is not installed (not on PATH)
     ├── PayloadError (ValueError)          no JSON/YAML payload in an agent's answer
@@ -85,6 +86,11 @@ class SchemaImportError(ConfigError, ImportError):
     """The schema import path does not name a pydantic model."""
 
 
+class ConnectionSettingsError(ConfigError):
+    """An agent Connection's field is missing or invalid; the message names the conn_id, the
+    field and what to put there (never the key)."""
+
+
 class RunnerError(AutofixError):
     """The process could not be started; the message says what to fix."""
 
@@ -149,15 +155,25 @@ class ValidationRefusedError(ValidationFailedError):
 class BudgetExhaustedError(AutofixError, RuntimeError):
     """A budget is used up. The message names the budget, its limit and the spend."""
 
-    def __init__(self, budget: str, limit: float, calls: int, cost_usd: float, scope: str) -> None:
+    def __init__(
+        self,
+        budget: str,
+        limit: float,
+        calls: int,
+        cost_usd: float,
+        scope: str,
+        tokens: int | None = None,
+    ) -> None:
         self.budget = budget
         self.limit = limit
         self.calls = calls
         self.cost_usd = cost_usd
         self.scope = scope
+        self.tokens = tokens
         shown = f"{limit:.2f}" if budget.endswith("_usd") else f"{int(limit)}"
+        spent = f"{tokens} tokens" if "_tokens_" in budget else f"${cost_usd:.2f}"
         super().__init__(
-            f"budget {budget}={shown} exhausted: spent ${cost_usd:.2f} in {calls} calls {scope}"
+            f"budget {budget}={shown} exhausted: spent {spent} in {calls} calls {scope}"
         )
 
 

@@ -1,8 +1,9 @@
 """Whether this process runs Airflow, decided without importing it.
 
 Importing ``airflow`` configures logging (root level, handlers), which belongs to whoever
-hosts autofix. So Airflow-only features (stats, the secrets masker) are used only when Airflow
-is already imported: inside a task, a DAG test or an Airflow component.
+hosts autofix. So Airflow-only features (stats, the secrets masker, airflow.cfg's ``[autofix]``
+section) are used only when Airflow is already imported: inside a task, a DAG test or an
+Airflow component.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from types import ModuleType
 from autofix.redact import REDACTED, add_listener, add_masker
 
 AIRFLOW_MARKER = "airflow.sdk"
+# airflow.cfg's section for autofix; autofix.provider_info declares its options.
+AIRFLOW_SECTION = "autofix"
 
 
 def running_airflow() -> bool:
@@ -28,6 +31,17 @@ def airflow_module(name: str) -> ModuleType | None:
         return importlib.import_module(name)
     except ImportError:
         return None
+
+
+def airflow_setting(option: str) -> str | None:
+    """``[autofix] <option>`` of Airflow's configuration (airflow.cfg, or the environment's
+    ``AIRFLOW__AUTOFIX__<OPTION>``) when this process runs Airflow and the value is not empty;
+    None otherwise."""
+    module = airflow_module("airflow.sdk.configuration")
+    if module is None:
+        return None
+    value = module.conf.get(AIRFLOW_SECTION, option, fallback=None)
+    return str(value) if value else None
 
 
 def _airflow_redact(text: str) -> str:

@@ -238,6 +238,7 @@ def _copy_outcome(result: ParseResult, outcome: AgentOutcome) -> None:
     result.run_status = outcome.run_status
     result.session_id = outcome.session_id
     result.final_text = outcome.final_text
+    result.model = outcome.model
     result.cost_usd = outcome.cost_usd
     result.usage = outcome.usage
     result.num_turns = outcome.num_turns

@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from autofix.costs import CostSource, combined_source
 from autofix.notices import AgentNotice
 from autofix.redact import redact_stored, redact_value
 
@@ -373,6 +374,8 @@ class AttemptSpend(BaseModel):
     attempt: int = 1  # the call within that try (validation retries)
     status: Status
     cost_usd: float | None = None
+    cost_source: CostSource | None = None
+    model: str | None = None
     usage: TokenUsage = Field(default_factory=TokenUsage)
     duration_s: float | None = None
 
@@ -429,7 +432,11 @@ class ParseResult(BaseModel):
     session_id: str | None = None
     final_text: str | None = None
     finish_reason: FinishReason | None = None
+    # The model that answered: as the CLI reported it, else the one asked for (the price key).
+    model: str | None = None
+    # None with cost_source "unknown": no price for the model; never a made-up $0.
     cost_usd: float | None = None
+    cost_source: CostSource | None = None  # None: no agent call was made
     usage: TokenUsage = Field(default_factory=TokenUsage)
     num_turns: int | None = None
     duration_s: float | None = None
@@ -489,22 +496,28 @@ class ParseResult(BaseModel):
             attempt=self.attempt,
             status=self.status,
             cost_usd=self.cost_usd,
+            cost_source=self.cost_source,
+            model=self.model,
             usage=self.usage,
             duration_s=self.duration_s,
         )
 
     def with_spend(self, spend: list[AttemptSpend]) -> ParseResult:
         """This verdict with ``cost_usd`` and ``usage`` summed over ``spend`` (kept as
-        ``per_attempt``); unchanged for a single call."""
+        ``per_attempt``); unchanged for a single call. One call of unknown cost makes the sum
+        unknown too: a partial sum would read as the whole cost."""
         if len(spend) < 2:
             return self.model_copy(update={"per_attempt": []})
+        source = combined_source([item.cost_source for item in spend])
         costs = [item.cost_usd for item in spend if item.cost_usd is not None]
         usage = TokenUsage()
         for item in spend:
             usage += item.usage
+        known = bool(costs) and source is not CostSource.UNKNOWN
         return self.model_copy(
             update={
-                "cost_usd": round(sum(costs), 6) if costs else None,
+                "cost_usd": round(sum(costs), 6) if known else None,
+                "cost_source": source,
                 "usage": usage,
                 "per_attempt": list(spend),
             }
@@ -547,7 +560,7 @@ def _serde_keys(value: Any, renames: Mapping[str, str]) -> Any:
 
 
 _TEXT_FIELDS = frozenset(
-    {"operation", "error_message", "patterns_source", "agent", "session_id", "final_text"}
+    {"operation", "error_message", "patterns_source", "agent", "session_id", "final_text", "model"}
 )
 _TEXT_LIST_FIELDS = frozenset({"warnings", "matched_rules", "repairs"})
 _NUMBER_FIELDS = frozenset({"cost_usd", "duration_s"})

@@ -12,7 +12,9 @@ Errors use the API's shape (https://docs.claude.com/en/api/errors):
 500 api_error, 529 overloaded_error; a stream can also end in an ``error`` event after a 200.
 
 Auxiliary endpoints: ``HEAD /api/hello`` (Claude Code's connectivity probe) answers 200,
-``POST /v1/messages/count_tokens`` a token count; anything else 404 in the API's error shape.
+``POST /v1/messages/count_tokens`` a token count, ``GET /v1/models`` a one-model list (refused
+with 401 authentication_error when the server was given an ``api_key`` and the request's
+``x-api-key`` differs); anything else 404 in the API's error shape.
 """
 
 from __future__ import annotations
@@ -264,7 +266,24 @@ class AnthropicServer(ScriptedServer):
             return Reply(200, body={"message": "hello"}, label="hello")
         if path == "/v1/messages/count_tokens":
             return Reply(200, body={"input_tokens": 1200}, label="count_tokens")
+        if method == "GET" and path == "/v1/models":
+            model = {
+                "type": "model",
+                "id": DEFAULT_MODEL,
+                "display_name": "Claude Sonnet 4.5",
+                "created_at": "2025-09-29T00:00:00Z",
+            }
+            body = {
+                "data": [model],
+                "has_more": False,
+                "first_id": model["id"],
+                "last_id": model["id"],
+            }
+            return Reply(200, body=body, label="models")
         return self.not_found(path)
+
+    def bad_key_reply(self) -> Reply:
+        return error(401, "invalid x-api-key", label="401:bad_key")
 
     def not_found(self, path: str) -> Reply:
         return Reply(404, body=error_body("not_found_error", f"Not found: {path}"), label="404")

@@ -173,8 +173,11 @@ class ScriptedServer:
 
     provider = "base"
 
-    def __init__(self, scenario: Scenario) -> None:
+    def __init__(self, scenario: Scenario, api_key: str | None = None) -> None:
         self.scenario = scenario
+        # Set: model calls and the models list need this key, else the provider's bad-key
+        # answer (``bad_key_reply``); None: any key, or none, is served.
+        self.api_key = api_key
         self.requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
         self._model_calls = 0
@@ -199,6 +202,30 @@ class ScriptedServer:
 
     def not_found(self, path: str) -> Reply:
         return Reply(404, body={"error": f"no route for {path}"}, label="404")
+
+    def bad_key_reply(self) -> Reply:
+        return Reply(401, body={"error": "invalid api key"}, label="401:bad_key")
+
+    def key_refusal(
+        self,
+        method: str,
+        path: str,
+        kind: RequestKind,
+        headers: Mapping[str, str],
+        query: Mapping[str, str],
+    ) -> Reply | None:
+        """The bad-key answer when ``api_key`` is set and the request needs it but has another."""
+        if self.api_key is None:
+            return None
+        models_list = method == "GET" and path.rstrip("/").endswith("/models")
+        if kind not in ("model", "utility") and not models_list:
+            return None
+        lower = {name.lower(): value for name, value in headers.items()}
+        bearer = lower.get("authorization", "").removeprefix("Bearer ").strip()
+        presented = (
+            lower.get("x-api-key") or lower.get("x-goog-api-key") or query.get("key") or bearer
+        )
+        return None if presented == self.api_key else self.bad_key_reply()
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -355,7 +382,9 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 streaming=streaming,
             )
             server._record(record)
-            reply = server._reply_for(self.command, parts.path, kind, body)
+            reply = server.key_refusal(
+                self.command, parts.path, kind, dict(self.headers.items()), query
+            ) or server._reply_for(self.command, parts.path, kind, body)
             record.label = reply.label
             record.status = reply.status
             try:

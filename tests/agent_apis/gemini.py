@@ -331,3 +331,12 @@ class GeminiServer(ScriptedServer):
     def not_found(self, path: str) -> Reply:
         body = error_body(404, f"Method not found: {path}", status_name="NOT_FOUND")
         return Reply(404, body=body, label="404")
+
+    def bad_key_reply(self) -> Reply:
+        # What the Gemini API answers a bad key: 400 INVALID_ARGUMENT, reason API_KEY_INVALID.
+        return error(
+            400,
+            "API key not valid. Please pass a valid API key.",
+            [error_info("API_KEY_INVALID", service="generativelanguage.googleapis.com")],
+            label="400:bad_key",
+        )

@@ -17,7 +17,8 @@ HTTP errors use the API's shape: ``{"error": {"message": ..., "type": ..., "para
 ``type: usage_limit_reached`` with ``plan_type`` and ``resets_at``/``resets_in_seconds``
 (the shape Codex parses, codex-rs/core/src/api_bridge.rs).
 
-Auxiliary: ``GET /v1/models`` answers a one-model list; anything else 404.
+Auxiliary: ``GET /v1/models`` answers a one-model list (401 ``invalid_api_key`` when the server
+was given an ``api_key`` and the request's bearer token differs); anything else 404.
 """
 
 from __future__ import annotations
@@ -476,3 +477,12 @@ class OpenAIResponsesServer(ScriptedServer):
     def not_found(self, path: str) -> Reply:
         body = error_body(f"Invalid URL (POST {path})", "invalid_request_error", None)
         return Reply(404, body=body, label="404")
+
+    def bad_key_reply(self) -> Reply:
+        return error(
+            401,
+            "Incorrect API key provided.",
+            "invalid_request_error",
+            "invalid_api_key",
+            label="401:bad_key",
+        )

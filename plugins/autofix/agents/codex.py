@@ -468,6 +468,9 @@ class CodexOptions(TypedDict, total=False):
     full_auto: bool
     # "text": codex exec without --json (the answer on stdout, its transcript on stderr)
     output_format: Literal["json", "text"]  # default json
+    # `-c key=value` config overrides, the value in TOML (e.g. a custom model provider from an
+    # autofix_codex Connection: autofix.connections.codex).
+    config_overrides: dict[str, str]
 
 
 class CodexFormat(AgentFormat):
@@ -499,10 +502,13 @@ class CodexFormat(AgentFormat):
         return {}
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
-        text = cast(CodexOptions, request.options).get("output_format") == "text"
+        options = cast(CodexOptions, request.options)
         limits = request.limits
+        text = options.get("output_format") == "text"
         argv = [*(base_command or self.default_command), "exec"]
         argv += ["--skip-git-repo-check"] if text else ["--json", "--skip-git-repo-check"]
+        for key, value in (options.get("config_overrides") or {}).items():
+            argv += ["-c", f"{key}={value}"]
         if request.model:
             argv += ["--model", request.model]
         if limits.permission_mode:

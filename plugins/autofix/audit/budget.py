@@ -30,7 +30,9 @@ class BudgetGuard:
     """``check(trace_id)`` before each call; raises when the next call would exceed a limit.
 
     Call limits are reached when the count equals the limit (the next call would be one too
-    many); cost limits when the spend reaches the limit, since the next call's cost is unknown.
+    many); cost and token limits when the spend reaches the limit, since the next call's is
+    unknown. A call whose cost is unknown (no price for its model) adds nothing to the cost
+    limits but its tokens to the token limits: set those too when such models run.
     Exceeding a budget is permanent for the run: the operator maps BudgetExhaustedError to
     AirflowFailException with status ``budget_exhausted``.
     """
@@ -48,28 +50,24 @@ class BudgetGuard:
 
     @property
     def enabled(self) -> bool:
+        return self._run_limited or self._day_limited
+
+    @property
+    def _run_limited(self) -> bool:
         s = self.settings
-        limits = (
-            s.max_calls_per_run,
-            s.max_cost_per_run_usd,
-            s.max_calls_per_day,
-            s.max_cost_per_day_usd,
-        )
+        limits = (s.max_calls_per_run, s.max_cost_per_run_usd, s.max_tokens_per_run)
+        return any(limit is not None for limit in limits)
+
+    @property
+    def _day_limited(self) -> bool:
+        s = self.settings
+        limits = (s.max_calls_per_day, s.max_cost_per_day_usd, s.max_tokens_per_day)
         return any(limit is not None for limit in limits)
 
     def status(self, trace_id: str) -> BudgetStatus:
         start = day_start(self._clock())
-        s = self.settings
-        run = (
-            self.store.usage(trace_id=trace_id)
-            if s.max_calls_per_run is not None or s.max_cost_per_run_usd is not None
-            else Usage()
-        )
-        day = (
-            self.store.usage(since=start)
-            if s.max_calls_per_day is not None or s.max_cost_per_day_usd is not None
-            else Usage()
-        )
+        run = self.store.usage(trace_id=trace_id) if self._run_limited else Usage()
+        day = self.store.usage(since=start) if self._day_limited else Usage()
         return BudgetStatus(run=run, day=day, day_start=start)
 
     def check(self, trace_id: str) -> BudgetStatus:
@@ -84,9 +82,13 @@ class BudgetGuard:
         for budget, limit, spend, spent, scope in (
             ("max_calls_per_run", s.max_calls_per_run, run, run.calls, run_scope),
             ("max_cost_per_run_usd", s.max_cost_per_run_usd, run, run.cost_usd, run_scope),
+            ("max_tokens_per_run", s.max_tokens_per_run, run, run.tokens, run_scope),
             ("max_calls_per_day", s.max_calls_per_day, day, day.calls, day_scope),
             ("max_cost_per_day_usd", s.max_cost_per_day_usd, day, day.cost_usd, day_scope),
+            ("max_tokens_per_day", s.max_tokens_per_day, day, day.tokens, day_scope),
         ):
             if limit is not None and spent >= limit:
-                raise BudgetExhaustedError(budget, limit, spend.calls, spend.cost_usd, scope)
+                raise BudgetExhaustedError(
+                    budget, limit, spend.calls, spend.cost_usd, scope, tokens=spend.tokens
+                )
         return status

@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from autofix.costs import CostSource
 from autofix.notices import AgentNotice
 from autofix.redact import redact_stored, redact_value
 from autofix.result import (
@@ -202,7 +203,11 @@ class InteractionResult(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     thinking_tokens: int = 0
+    cached_input_tokens: int = 0  # part of input_tokens
+    model: str | None = None  # the model that answered (the price key)
+    # None with cost_source "unknown": no price for the model, never $0 (autofix.pricing).
     cost_usd: float | None = None
+    cost_source: CostSource | None = None  # None: a record from before prices were kept
     attempt_number: int = Field(default=1, ge=1)
     error: str | None = None
     success: bool = False
@@ -223,7 +228,7 @@ class InteractionResult(BaseModel):
     output_hash: str = ""
     _prepared: bool = PrivateAttr(default=False)
 
-    @field_validator("session_id", "finish_reason")
+    @field_validator("session_id", "finish_reason", "model")
     @classmethod
     def _redact_short(cls, value: str | None, info: ValidationInfo) -> str | None:
         return value if value is None or _stored(info) else redact_stored(value)
@@ -340,7 +345,10 @@ def interaction_from_parse_result(
         input_tokens=result.usage.input_tokens,
         output_tokens=result.usage.output_tokens,
         thinking_tokens=result.usage.thinking_tokens,
+        cached_input_tokens=result.usage.cached_input_tokens,
+        model=result.model,
         cost_usd=result.cost_usd,
+        cost_source=result.cost_source,
         attempt_number=attempt_number if attempt_number is not None else max(1, result.attempt),
         error=result.error_message or None,
         success=result.success,

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from autofix.audit.envelope import Interaction, aware
+from autofix.costs import CostSource
 from autofix.redact import REDACTED, redact
 
 PREFIX = "autofix"  # of every metric name, Prometheus and Airflow stats alike
@@ -99,7 +100,8 @@ class MetricsSnapshot:
         default_factory=Counter
     )  # (operation, agent_type, status)
     tokens: Counter[str] = field(default_factory=Counter)  # input | output | thinking
-    cost_usd: float = 0.0
+    cost_usd: float = 0.0  # the calls whose cost is known
+    cost_unknown_calls: int = 0  # calls of a model without a price (their tokens still count)
     latency_ms_sum: float = 0.0
     chains: int = 0
     chains_final: int = 0
@@ -152,6 +154,8 @@ def compute_metrics(
         snap.tokens["output"] += result.output_tokens
         snap.tokens["thinking"] += result.thinking_tokens
         snap.cost_usd += result.cost_usd or 0.0
+        if result.cost_source is CostSource.UNKNOWN:
+            snap.cost_unknown_calls += 1
         snap.latency_ms_sum += result.latency_ms
         snap.noise_lines_suppressed += result.noise_lines
         for rule in result.matched_rules:

@@ -199,6 +199,7 @@ class AuditRecorder:
                     "limit": exc.limit,
                     "calls": exc.calls,
                     "cost_usd": exc.cost_usd,
+                    "tokens": exc.tokens,
                 },
             )
             raise

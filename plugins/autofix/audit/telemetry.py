@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.metrics import PREFIX, safe_label
+from autofix.costs import describe_cost
 from autofix.hosting import airflow_module
 
 log = logging.getLogger("autofix.audit")
@@ -167,7 +168,9 @@ def attempt_log_line(interaction: Interaction) -> str:
         f"audit: {env.operation} call {result.attempt_number}"
         + (f" ({env.agent_type})" if env.agent_type else ""),
         verdict,
-        f"${result.cost_usd:.4f}" if result.cost_usd is not None else None,
+        describe_cost(result.cost_usd, result.cost_source)
+        if result.cost_usd is not None or result.cost_source is not None
+        else None,
         f"tokens in {result.input_tokens} out {result.output_tokens}"
         if result.input_tokens or result.output_tokens
         else None,

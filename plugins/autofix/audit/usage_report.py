@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, computed_field
 
 from autofix.audit.envelope import Interaction, aware
 from autofix.audit.metrics import Chain, ChainOutcome, build_chains, compute_metrics
+from autofix.costs import CostSource, describe_cost
 from autofix.result import truncate
 
 ReportFormat = Literal["text", "json", "markdown"]
@@ -75,8 +76,9 @@ class OperationStat(BaseModel):
     avg_latency_ms: float
     p95_latency_ms: float
     max_latency_ms: float
-    cost_usd: float
+    cost_usd: float  # of the calls whose cost is known
     avg_cost_usd: float
+    cost_unknown_calls: int = 0  # calls of a model without a price
 
 
 class AttemptLine(BaseModel):
@@ -88,6 +90,7 @@ class AttemptLine(BaseModel):
     error_categories: list[str]
     latency_ms: float
     cost_usd: float | None
+    cost_source: CostSource | None = None
     recorded_at: datetime
 
 
@@ -105,7 +108,8 @@ class Report(BaseModel):
     calls: int = 0
     chains: int = 0
     validated_answers: int = 0
-    total_cost_usd: float = 0.0
+    total_cost_usd: float = 0.0  # of the calls whose cost is known
+    cost_unknown_calls: int = 0  # calls of a model without a price: not in total_cost_usd
     total_tokens: int = 0
     top_error_types: list[ErrorTypeRow] = Field(default_factory=list)
     failure_statuses: dict[str, int] = Field(default_factory=dict)
@@ -134,6 +138,7 @@ def _operation_stats(items: list[Interaction]) -> list[OperationStat]:
     for operation, calls in grouped.items():
         latencies = [c.result.latency_ms for c in calls]
         cost = sum(c.result.cost_usd or 0.0 for c in calls)
+        unknown = sum(1 for c in calls if c.result.cost_source is CostSource.UNKNOWN)
         stats.append(
             OperationStat(
                 operation=operation,
@@ -143,6 +148,7 @@ def _operation_stats(items: list[Interaction]) -> list[OperationStat]:
                 max_latency_ms=round(max(latencies), 3),
                 cost_usd=round(cost, 6),
                 avg_cost_usd=round(cost / len(calls), 6),
+                cost_unknown_calls=unknown,
             )
         )
     return stats
@@ -163,6 +169,7 @@ def _failure_entry(chain: Chain) -> FailureEntry:
                 error_categories=item.result.error_categories,
                 latency_ms=round(item.result.latency_ms, 3),
                 cost_usd=item.result.cost_usd,
+                cost_source=item.result.cost_source,
                 recorded_at=item.recorded_at,
             )
             for item in chain.attempts
@@ -213,6 +220,7 @@ def build_report(
         chains=len(chains),
         validated_answers=validated,
         total_cost_usd=round(snap.cost_usd, 6),
+        cost_unknown_calls=snap.cost_unknown_calls,
         total_tokens=sum(snap.tokens.values()),
         top_error_types=[
             ErrorTypeRow(category=category, count=count, share=round(count / total_errors, 4))
@@ -257,6 +265,19 @@ def _money(value: float | None) -> str:
     return "-" if value is None else f"${value:.4f}"
 
 
+def _known_cost(value: float, unknown: int) -> str:
+    """A sum that leaves out calls of unknown cost says so, never passing for the whole."""
+    if not unknown:
+        return _money(value)
+    return f"{_money(value)} + {unknown} call(s) of unknown cost"
+
+
+def _attempt_cost(attempt: AttemptLine) -> str:
+    if attempt.cost_source is None:  # a record from before costs had a source
+        return _money(attempt.cost_usd)
+    return describe_cost(attempt.cost_usd, attempt.cost_source)
+
+
 def _pct(value: float) -> str:
     return f"{value:.0%}"
 
@@ -296,7 +317,8 @@ def render(report: Report, fmt: ReportFormat = "text") -> str:
     summary = [
         f"calls: {report.calls}, chains: {report.chains} ({r.in_flight_chains} in flight), "
         f"validated answers: {report.validated_answers}",
-        f"cost: {_money(report.total_cost_usd)}, tokens: {report.total_tokens}",
+        f"cost: {_known_cost(report.total_cost_usd, report.cost_unknown_calls)}, "
+        f"tokens: {report.total_tokens}",
         f"avg calls per validated answer: "
         f"{'-' if report.avg_calls_per_validated_answer is None else f'{report.avg_calls_per_validated_answer:.2f}'}, "
         f"avg cost per validated answer: {_money(report.avg_cost_per_validated_answer_usd)}",
@@ -345,7 +367,7 @@ def render(report: Report, fmt: ReportFormat = "text") -> str:
                 f"{op.avg_latency_ms:.0f}",
                 f"{op.p95_latency_ms:.0f}",
                 f"{op.max_latency_ms:.0f}",
-                _money(op.cost_usd),
+                _known_cost(op.cost_usd, op.cost_unknown_calls),
                 _money(op.avg_cost_usd),
             ]
             for op in ops
@@ -370,7 +392,7 @@ def render(report: Report, fmt: ReportFormat = "text") -> str:
             verdict = "valid" if attempt.validation_passed else attempt.status
             out.append(
                 f"{'    - ' if md else '    '}attempt {attempt.attempt} [{attempt.envelope_id[:12]}]: {verdict}"
-                f", {attempt.latency_ms:.0f} ms, {_money(attempt.cost_usd)}"
+                f", {attempt.latency_ms:.0f} ms, {_attempt_cost(attempt)}"
                 + (f": {detail}" if detail else "")
             )
     return "\n".join(out).strip() + "\n"

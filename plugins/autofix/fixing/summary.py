@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from autofix.config import AutofixConfig, resolve
+from autofix.costs import CostSource
 from autofix.fixing import gitops
 from autofix.fixing.circuit import LoopState
 from autofix.fixing.loop import LoopStatus, commits_since
@@ -21,8 +22,17 @@ from autofix.fixing.prepare import Prepared
 class AgentCalls(BaseModel):
     calls: int = 0  # every attempt, including Airflow retries and feedback retries
     failed: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float = 0.0  # of the calls whose cost is known
+    cost_unknown_calls: int = 0  # calls of a model without a price (autofix.pricing)
     by_operation: dict[str, int] = Field(default_factory=dict)
+
+    @property
+    def cost_text(self) -> str:
+        """``$0.0123``, saying so when calls of unknown cost are left out."""
+        known = f"${self.cost_usd:.4f}"
+        if not self.cost_unknown_calls:
+            return known
+        return f"{known} + {self.cost_unknown_calls} call(s) of unknown cost"
 
 
 def agent_calls(interactions: Sequence[Any], project: str) -> AgentCalls:
@@ -35,6 +45,8 @@ def agent_calls(interactions: Sequence[Any], project: str) -> AgentCalls:
         calls.calls += 1
         calls.failed += 0 if item.result.success else 1
         calls.cost_usd += item.result.cost_usd or 0.0
+        if item.result.cost_source == CostSource.UNKNOWN:
+            calls.cost_unknown_calls += 1
         by_operation[item.envelope.operation] = by_operation.get(item.envelope.operation, 0) + 1
     calls.cost_usd = round(calls.cost_usd, 6)
     calls.by_operation = by_operation
@@ -82,7 +94,7 @@ def run_note(summary: ProjectSummary) -> str:
     return (
         f"**{Path(summary.project_path).name}**: {outcome} · issues {before} → {after} · "
         f"{len(summary.commits)} commit(s) on `{summary.work_branch}` · "
-        f"{calls.calls} agent call(s) ({summary.agent}) · ${calls.cost_usd:.4f}"
+        f"{calls.calls} agent call(s) ({summary.agent}) · {calls.cost_text}"
         + ("" if summary.ok else f" · {summary.reason}")
     )
 
@@ -159,7 +171,7 @@ def render_summary(summary: ProjectSummary) -> str:
             f"{summary.agent_calls.calls} ({summary.agent_calls.failed} failed"
             + (f"; {ops})" if ops else ")"),
         ),
-        ("cost", f"${summary.agent_calls.cost_usd:.4f}"),
+        ("cost", summary.agent_calls.cost_text),
         ("audit log", summary.audit),
         ("report", summary.report),
     ]

@@ -14,6 +14,7 @@ import math
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from autofix.costs import CostSource, combined_source
 from autofix.redact import redact
 from autofix.result import AttemptSpend, FailureKind, ParseResult, RetryClass, Status
 
@@ -204,13 +205,15 @@ def remember_try(context: Context, result: ParseResult, verdict: str, log: loggi
     mine = [item for item in result.per_attempt if item.try_number == try_number]
     mine = mine or [result.spend(try_number)]
     costs = [item.cost_usd for item in mine if item.cost_usd is not None]
+    # A call of unknown cost leaves the try's cost unknown: a partial sum would pass for it.
+    unknown = combined_source([item.cost_source for item in mine]) is CostSource.UNKNOWN
     value: dict[str, Any] = {
         "verdict": verdict,
         "status": result.status.value,
         "retry_class": result.retry_class.value,
         "kind": kind_of(result) if not result.success else None,
         "error_message": result.error_message or None,
-        "cost_usd": round(sum(costs), 6) if costs else None,
+        "cost_usd": round(sum(costs), 6) if costs and not unknown else None,
         "per_attempt": [item.model_dump(mode="json") for item in mine],
     }
     try:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from airflow.sdk import BaseOperator
 
 from autofix.agents.limits import McpServer, agent_limits
-from autofix.agents.openai.endpoint import endpoint_settings
 from autofix.agents.registry import format_class
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig, load_config, resolve
+from autofix.connections import connection_for_agent
+from autofix.costs import describe_cost
 from autofix.errors import AgentOptionError, AgentRetryLater, ConfigError
-from autofix.hooks.openai_endpoint import OpenAIEndpointHook
+from autofix.hooks import AgentConnectionHook, hook_for_agent
 from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
 from autofix.operators.retry_policy import (
@@ -111,7 +113,7 @@ def build_recorder(config: AutofixConfig) -> AuditRecorder:
 # What a person looks for first in the XCom tab, which shows a value's first lines folded open:
 # the answer, why it failed, then (``lead``, e.g. a fix's commits) and the cost.
 XCOM_HEAD = ("final_text", "data", "failure_kind")
-XCOM_AFTER_LEAD = ("cost_usd", "success", "status", "error_message")
+XCOM_AFTER_LEAD = ("cost_usd", "cost_source", "success", "status", "error_message")
 
 
 def to_xcom(result: ParseResult, **lead: Any) -> dict[str, Any]:
@@ -146,8 +148,9 @@ class AIWrapperOperator(BaseOperator):
     ``ParseResultBranchOperator`` decide.
 
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
-    ``conn_id``: for ``agent="openai"``, an Airflow Connection with the base URL and the key
-    (read by ``OpenAIEndpointHook``).
+    ``conn_id``: an Airflow Connection with the agent's key, base URL, model and cloud settings,
+    read by the agent's hook (claude → ``ClaudeCodeHook``, codex → ``CodexHook``, gemini →
+    ``GeminiCliHook``, openai → ``OpenAIEndpointHook``; docs/connections.md).
     ``agent_clis_dir``: the CLIs ``make agent-clis`` pinned (e.g. ``".agents"``, relative to
     AUTOFIX_HOME), used when the agent's command is not on PATH; unset, nothing is looked up.
 
@@ -254,8 +257,10 @@ class AIWrapperOperator(BaseOperator):
         # Retry strategy (validation.strategy in config/autofix.yaml when None).
         self.retry_strategy = check_strategy(retry_strategy) if retry_strategy else None
         self.constrained = constrained
-        # agent="openai": an Airflow Connection with the base URL (host) and key (password).
+        # The agent's Connection (docs/connections.md): an agent without a hook fails here.
         self.conn_id = conn_id
+        if conn_id:
+            connection_for_agent(agent)
         # The project's pinned CLIs (`make agent-clis`, e.g. ".agents"), used only when the
         # agent's command is not on PATH, and only when set: never a silent switch.
         self.agent_clis_dir = agent_clis_dir
@@ -271,11 +276,29 @@ class AIWrapperOperator(BaseOperator):
         register_secrets(secret_env_values(env))
         register_environment()
 
+    @cached_property
+    def _connection_hook(self) -> AgentConnectionHook | None:
+        """The hook that reads ``conn_id`` for this agent; None without a ``conn_id``."""
+        if not self.conn_id:
+            return None
+        return hook_for_agent(self.agent)(self.conn_id, agent_clis_dir=self.agent_clis_dir)
+
     def _connection_settings(self) -> tuple[dict[str, str], dict[str, Any]]:
         """(env, agent options) from ``conn_id``: the key goes into the env, masked, never logged."""
-        if not self.conn_id:
-            return {}, {}
-        return endpoint_settings(OpenAIEndpointHook(self.conn_id).get_conn(), self.agent_options)
+        try:
+            hook = self._connection_hook
+            if hook is None:
+                return {}, {}
+            settings = hook.agent_settings(self.agent_options)
+        except ConfigError as exc:  # a field the agent cannot use: the message says which
+            fail_now(self.log, str(exc))
+        return settings.env, settings.options
+
+    def _close_connection(self) -> None:
+        """Remove the Connection's temporary home, if it made one (isolated_home)."""
+        hook = self.__dict__.get("_connection_hook")
+        if hook is not None:
+            hook.close()
 
     def _spec(self, context: Context) -> AgentTaskSpec:
         conn_env, conn_options = self._connection_settings()
@@ -334,6 +357,7 @@ class AIWrapperOperator(BaseOperator):
             fail_now(self.log, f"{exc}. Next: fix the task's arguments, then clear this task")
         finally:
             self._task = None
+            self._close_connection()
         try_number = context["ti"].try_number
         spend = earlier_spend(context, self.log)  # type: ignore[arg-type]
         result = result.with_spend(spend + [call.spend(try_number) for call in task.calls])
@@ -381,15 +405,16 @@ class AIWrapperOperator(BaseOperator):
             f"  {process}, retry class {result.retry_class.value}",
             f"  stderr: {result.noise_lines} noise line(s), {result.error_lines} error line(s) "
             f"(marked [noise: rule] / [error: rule] above), patterns: {result.patterns_source}",
-            f"  cost ${result.cost_usd or 0:.4f}, tokens in {tokens.input_tokens} "
-            f"out {tokens.output_tokens}"
+            f"  cost {describe_cost(result.cost_usd, result.cost_source)}"
+            + (f", model {result.model}" if result.model else "")
+            + f", tokens in {tokens.input_tokens} out {tokens.output_tokens}"
             + (f" (sum of {len(result.per_attempt)} calls)" if result.per_attempt else ""),
         ]
         for item in result.per_attempt:
             lines.append(
                 f"    try {item.try_number} call {item.attempt}: {item.status.value}, "
-                f"${item.cost_usd or 0:.4f}, tokens in {item.usage.input_tokens} "
-                f"out {item.usage.output_tokens}"
+                f"{describe_cost(item.cost_usd, item.cost_source)}, tokens in "
+                f"{item.usage.input_tokens} out {item.usage.output_tokens}"
             )
         if result.repairs:
             lines.append(f"  repairs: {', '.join(result.repairs)}")

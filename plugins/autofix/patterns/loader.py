@@ -255,7 +255,7 @@ class PatternStore:
         self._current = self._defaults
         self._signature: Signature | None = None
         self._warned: Signature | None = None
-        self._env_key: tuple[str | None, str | None, str] | None = None
+        self._env_key: tuple[str | None, Path] | None = None
         self._path: str | None = None
 
     def _resolve(self) -> str | None:
@@ -263,7 +263,7 @@ class PatternStore:
             if self._path is None:
                 self._path = candidate_path(self._explicit)
             return self._path
-        env_key = (os.environ.get(PATTERNS_ENV), os.environ.get(config.HOME_ENV), os.getcwd())
+        env_key = (os.environ.get(PATTERNS_ENV), config.autofix_home())
         if env_key != self._env_key:
             self._env_key = env_key
             self._path = candidate_path(None)

@@ -8,6 +8,7 @@ parser, classifiers, ResponseParser) → optional validation → audit record + 
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -18,6 +19,7 @@ from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
 from autofix.agents.limits import AgentLimits
+from autofix.agents.openai.format import base_url_from
 from autofix.agents.registry import get_format
 from autofix.agents.watch import WatchSettings
 from autofix.audit.envelope import Envelope, RetryPolicy
@@ -27,6 +29,7 @@ from autofix.config import AutofixConfig
 from autofix.errors import AutofixError, BudgetExhaustedError
 from autofix.hosting import bridge_airflow_masker
 from autofix.parser import ResponseParser
+from autofix.pricing import PricedCall, Pricer, requested_model
 from autofix.redact import (
     RedactedLog,
     register_environment,
@@ -134,6 +137,7 @@ class AgentTask:
         self.attempts = AttemptRunner(
             spec, self.parser, self.log, log_line or self.log.info, watch=watch, raw_dir=raw_dir
         )
+        self.pricer = Pricer(config.prices)
         self.calls: list[ParseResult] = []  # every agent call's own verdict, in order
         self._last_envelope: Envelope | None = None
         self._base_policy: AttemptPolicy | None = None
@@ -228,6 +232,7 @@ class AgentTask:
                 "attempt": attempt,
             }
         )
+        result = self._priced(result, agent_format, model, command, options)
         self.calls.append(result)
         if self.recorder is not None and envelope is not None:
             self.recorder.event(
@@ -249,6 +254,29 @@ class AgentTask:
                 ", ".join(dropped),
             )
         return kept
+
+    def _priced(
+        self,
+        result: ParseResult,
+        agent_format: AgentFormat,
+        model: str | None,
+        command: list[str] | None,
+        options: dict[str, Any],
+    ) -> ParseResult:
+        """The call's model and cost (autofix.pricing): the CLI's figure, else its tokens priced."""
+        # The sim agent is priced as the CLI it imitates (set when its command was built).
+        output_format = getattr(agent_format, "output_format", None) or agent_format.name
+        api_url = None
+        if agent_format.name == "openai":
+            api_url = base_url_from(options, {**os.environ, **self.spec.env})
+        option_model = options.get("model")  # agent="openai" and "wrapper" take one there
+        asked = model or (str(option_model) if option_model else None)
+        call = PricedCall(
+            output_format,
+            requested_model(output_format, asked, command, self.spec.env),
+            api_url=api_url,
+        )
+        return self.pricer.price_result(result, call)
 
     def _budget_exhausted(self) -> ParseResult | None:
         """Checked before every call, so a loop inside one task cannot overspend either."""
