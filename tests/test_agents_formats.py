@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autofix.agents.base import AgentRequest
+from autofix.agents.limits import AgentLimits
 from autofix.agents.registry import FORMAT_NAMES, get_format, parse_output
 from autofix.result import FailureKind, FinishReason, RunStatus
 
@@ -64,8 +65,7 @@ def test_claude_command() -> None:
         resume_session_id="-abc",
         model="opus",
         output_schema={"type": "object"},
-        max_turns=4,
-        extra_args=("--foo",),
+        limits=AgentLimits(max_turns=4, extra_args=("--foo",)),
     )
     inv = get_format("claude").command(request)
     assert inv.argv[:6] == ["claude", "-p", "fix it", "--output-format", "stream-json", "--verbose"]
@@ -138,7 +138,9 @@ def test_wrapper_command_needs_a_command(monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(ValueError, match="AUTOFIX_WRAPPER_COMMAND"):
         fmt.command(AgentRequest(prompt="p"))
     monkeypatch.setenv("AUTOFIX_WRAPPER_COMMAND", "python3 'my wrapper.py'")
-    inv = fmt.command(AgentRequest(prompt="p", resume_session_id="s1", max_turns=3))
+    inv = fmt.command(
+        AgentRequest(prompt="p", resume_session_id="s1", limits=AgentLimits(max_turns=3))
+    )
     assert inv.argv == ["python3", "my wrapper.py"]
     assert json.loads(inv.stdin or "") == {
         "action": "prompt",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from autofix.agents.claude import ClaudeOptions
     from autofix.agents.codex import CodexOptions
     from autofix.agents.gemini import GeminiOptions
+    from autofix.agents.limits import AgentLimits, McpServer
     from autofix.agents.openai.format import OpenAIOptions
     from autofix.agents.plain import PlainOptions
     from autofix.agents.registry import FORMAT_NAMES, get_format, parse_output
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from autofix.costs import CostSource
     from autofix.decorators.coding_agent import coding_agent_task
     from autofix.errors import (
+        AgentOptionError,
         AuditWriteError,
         AutofixError,
         BudgetExhaustedError,
@@ -114,6 +116,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "TokenUsage",
     ),
     "autofix.errors": (
+        "AgentOptionError",
         "AuditWriteError",
         "AutofixError",
         "BudgetExhaustedError",
@@ -150,6 +153,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Invocation",
     ),
     "autofix.agents.registry": ("FORMAT_NAMES", "get_format", "parse_output"),
+    "autofix.agents.limits": ("AgentLimits", "McpServer"),
     "autofix.agents.claude": ("ClaudeOptions",),
     "autofix.agents.codex": ("CodexOptions",),
     "autofix.agents.gemini": ("GeminiOptions",),

@@ -7,6 +7,7 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     ├── ConfigError (ValueError)           a config file or setting is invalid; a retry won't help
     │   ├── ConfigFileError                a config file cannot be read or parsed (file, line)
     │   ├── PatternFileError               error_patterns.yaml cannot be used
+    │   ├── AgentOptionError               an agent option its CLI cannot take, or given twice
     │   ├── SchemaImportError (ImportError) an output_schema import path names no pydantic model
     │   └── ConnectionSettingsError        an agent's Airflow Connection has a field it cannot use
     ├── RunnerError                        the agent process could not be started
@@ -65,6 +66,20 @@ class PatternFileError(ConfigError):
         self.path = path
         self.problems = problems
         super().__init__(f"{path}: " + "; ".join(str(p) for p in problems))
+
+
+class AgentOptionError(ConfigError):
+    """An agent option that cannot be used as given: the agent's CLI has no such option, the
+    value is not one it takes, or the same setting was given twice. ``supported`` lists what
+    that agent does take (the option names, or the values of ``option``)."""
+
+    def __init__(
+        self, message: str, *, agent: str, option: str, supported: Sequence[str] = ()
+    ) -> None:
+        self.agent = agent
+        self.option = option
+        self.supported = tuple(supported)
+        super().__init__(message)
 
 
 class SchemaImportError(ConfigError, ImportError):

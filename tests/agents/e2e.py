@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -167,7 +167,10 @@ def operator_kwargs(case: Case, base_url: str, sandbox: Sandbox) -> dict[str, An
     binary, settings, environment and work dir (tests/agent_apis/clis.py)."""
     cli = CLIS[case.cli]
     options = case.options
-    invocation = cli.invocation(base_url, sandbox, options)  # also writes settings files
+    # The turn cap is the operator's own max_turns=, which autofix maps onto the CLI (a flag,
+    # or a settings file); the test bed adds none of its own.
+    bed_options = replace(options, max_turns=None)
+    invocation = cli.invocation(base_url, sandbox, bed_options)  # also writes settings files
     argv = invocation.argv
     command = [argv[0]]
     agent_options: dict[str, Any] = {}
@@ -180,8 +183,6 @@ def operator_kwargs(case: Case, base_url: str, sandbox: Sandbox) -> dict[str, An
         agent_options["output_format"] = options.output_format
         if case.cli == "gemini" and options.trust_workspace:
             command.append("--skip-trust")
-        if case.cli == "claude" and options.max_turns is not None:
-            command += ["--max-turns", str(options.max_turns)]
     command += list(options.extra_args)
     timeout = 60.0
     if case.name == "timeout":
@@ -199,6 +200,7 @@ def operator_kwargs(case: Case, base_url: str, sandbox: Sandbox) -> dict[str, An
         "grace": 2.0,
         "max_attempts": 2,
         "fail_on": FAIL_ON.get(case.key, []),
+        "max_turns": options.max_turns,
     }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic reads only this one on Python < 3.12
 
 from autofix.agents.fatal import FatalForms, NoticeForms
+from autofix.agents.limits import AgentLimits, LimitSupport, conflicting_legacy, merge_legacy
 from autofix.agents.watch import RetryWatcher, WatchSettings
 from autofix.notices import AgentNotice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
@@ -85,6 +86,9 @@ class AgentRequest:
     """What to ask: the prompt, per-call settings, the format's own options and the attempt's.
 
     ``options`` are the format's own (its ``options_type``, checked by ``check_options``);
+    ``limits`` the agent's own limits and tools (turn cap, tools, MCP servers, ...), mapped by
+    each format onto its CLI; ``task_env`` (the task's environment on top of the worker's) and
+    ``cwd`` tell a format that writes a config file where the CLI would look otherwise;
     ``operation`` names the task step (the scripted agent keeps its attempt counters by it).
     """
 
@@ -92,20 +96,25 @@ class AgentRequest:
     resume_session_id: str | None = None
     model: str | None = None
     output_schema: dict[str, Any] | None = None
-    max_turns: int | None = None
-    extra_args: tuple[str, ...] = ()
+    limits: AgentLimits = field(default_factory=AgentLimits)
     operation: str = ""
     options: Mapping[str, Any] = field(default_factory=dict)
     attempt: AttemptOptions = field(default_factory=AttemptOptions)
+    task_env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
 
 
 @dataclass(frozen=True)
 class Invocation:
-    """How to start the agent: argv (never a shell string), optional stdin payload, env overrides."""
+    """How to start the agent: argv (never a shell string), optional stdin payload, env overrides.
+
+    ``cleanup``: directories holding the run's own config files (an MCP config, a settings
+    file), removed when the run ends."""
 
     argv: list[str]
     stdin: str | None = None
     env: dict[str, str] = field(default_factory=dict)
+    cleanup: tuple[str, ...] = ()
 
 
 @with_config(extra="forbid")
@@ -177,20 +186,39 @@ class AgentFormat(ABC):
 
     # The format's own options (a TypedDict); the operator's ``agent_options`` must fit it.
     options_type: ClassVar[type[Mapping[str, Any]]] = NoOptions
+    # Which AgentLimits the format maps onto its CLI (docs/agents/options.md).
+    limit_support: ClassVar[LimitSupport] = LimitSupport()
+    # Older ``agent_options`` keys that say what a typed option says: old key → typed option.
+    legacy_limit_keys: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
     @classmethod
     def check_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
         """``options`` validated against ``options_type``; ValueError naming the bad key."""
         return check_options(cls.name, cls.options_type, options)
 
+    @classmethod
+    def check_limits(cls, limits: AgentLimits, option_names: Iterable[str] = ()) -> None:
+        """At DAG parse time: AgentOptionError for an option this CLI does not take, a value it
+        does not accept, or a typed option also given by its older ``agent_options`` key."""
+        conflicting_legacy(cls.name, limits, option_names, cls.legacy_limit_keys)
+        cls.limit_support.check(cls.name, limits)
+
+    def legacy_limits(self, options: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
+        """What the older keys in (checked) ``options`` ask for: typed option → (old key, value)."""
+        return {}
+
     def command(self, request: AgentRequest, base_command: list[str] | None = None) -> Invocation:
-        """argv, stdin and env for ``request``; ValueError on options that do not fit the format."""
-        checked = replace(request, options=self.check_options(request.options))
-        return self.invocation(checked, base_command)
+        """argv, stdin and env for ``request``; ValueError on options that do not fit the format
+        (AgentOptionError, a ValueError too, for limits its CLI cannot take)."""
+        options = self.check_options(request.options)
+        limits = merge_legacy(self.name, request.limits, self.legacy_limits(options))
+        self.limit_support.check(self.name, limits)
+        return self.invocation(replace(request, options=options, limits=limits), base_command)
 
     @abstractmethod
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
-        """Build the invocation; ``request.options`` is already checked against ``options_type``."""
+        """Build the invocation; ``request.options`` is already checked against ``options_type``
+        and ``request.limits`` against ``limit_support`` (older option keys merged in)."""
 
     def asks_for_text(self, options: Mapping[str, Any]) -> bool | None:
         """Whether ``options`` ask the CLI for its text output mode; None: it has none."""

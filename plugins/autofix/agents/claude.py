@@ -62,6 +62,8 @@ from autofix.agents.failures import (
     status_for_kind,
 )
 from autofix.agents.fatal import FatalForm, FatalForms
+from autofix.agents.limit_flags import CLAUDE_LIMITS, claude_limit_args
+from autofix.agents.limits import LimitSupport
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
 from autofix.notices import AgentNotice, NoticeCode, add_notice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
@@ -505,7 +507,10 @@ FATAL_FORMS = FatalForms(
 
 @with_config(extra="forbid")
 class ClaudeOptions(TypedDict, total=False):
-    """``agent_options`` for ``agent="claude"``."""
+    """``agent_options`` for ``agent="claude"``.
+
+    ``permission_mode`` and ``allowed_tools`` are the typed options of the same names
+    (AgentLimits), kept for older DAGs: giving both ways is an error."""
 
     output_format: Literal["stream-json", "json", "text"]  # default stream-json
     permission_mode: str  # e.g. "acceptEdits", "plan", "bypassPermissions"
@@ -517,11 +522,15 @@ class ClaudeOptions(TypedDict, total=False):
 class ClaudeFormat(AgentFormat):
     """``claude -p PROMPT --output-format stream-json --verbose``.
 
-    Options: ClaudeOptions.
+    Options: ClaudeOptions; limits: every AgentLimits option (CLAUDE_LIMITS).
     """
 
     name: ClassVar[str] = "claude"
     options_type: ClassVar[type[Mapping[str, Any]]] = ClaudeOptions
+    limit_support: ClassVar[LimitSupport] = CLAUDE_LIMITS
+    legacy_limit_keys: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"permission_mode": "permission_mode", "allowed_tools": "allowed_tools"}
+    )
     supports_resume: ClassVar[bool] = True
     structured_result: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("claude",)
@@ -534,6 +543,14 @@ class ClaudeFormat(AgentFormat):
             "allowed_tools": ("Read", "Edit", "Write", "Glob", "Grep", "Bash"),
         }
     )
+
+    def legacy_limits(self, options: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
+        found: dict[str, tuple[str, Any]] = {}
+        if options.get("permission_mode"):
+            found["permission_mode"] = ("permission_mode", options["permission_mode"])
+        if options.get("allowed_tools"):
+            found["allowed_tools"] = ("allowed_tools", tuple(options["allowed_tools"]))
+        return found
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         argv = list(base_command or self.default_command)
@@ -553,20 +570,16 @@ class ClaudeFormat(AgentFormat):
             argv.append(f"--resume={request.resume_session_id}")  # "=": an id may start with "-"
         if request.output_schema is not None:
             argv += ["--json-schema", json.dumps(request.output_schema, separators=(",", ":"))]
-        if request.max_turns is not None:
-            argv += ["--max-turns", str(request.max_turns)]
         if request.model:
             argv += ["--model", request.model]
-        if options.get("permission_mode"):
-            argv += ["--permission-mode", options["permission_mode"]]
+        limit_args, cleanup = claude_limit_args(request.limits)
+        argv += limit_args
         if options.get("max_budget_usd") is not None:
             argv += ["--max-budget-usd", str(options["max_budget_usd"])]
-        if options.get("allowed_tools"):
-            argv += ["--allowedTools", ",".join(options["allowed_tools"])]
         if options.get("append_system_prompt"):
             argv += ["--append-system-prompt", options["append_system_prompt"]]
-        argv += list(request.extra_args)
-        return Invocation(argv=argv, stdin=stdin)
+        argv += list(request.limits.extra_args)
+        return Invocation(argv=argv, stdin=stdin, cleanup=cleanup)
 
     def parser(self) -> EventParser:
         return ClaudeParser()

@@ -56,6 +56,8 @@ from autofix.agents.failures import (
     status_from_text,
 )
 from autofix.agents.fatal import FatalForm, FatalForms, NoticeForm, NoticeForms
+from autofix.agents.limit_flags import CODEX_LIMITS, FULL_AUTO_SANDBOX, codex_mcp_overrides
+from autofix.agents.limits import LimitSupport
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
 from autofix.notices import AgentNotice, NoticeCode, add_notice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
@@ -456,7 +458,11 @@ def schema_file(schema: dict[str, Any]) -> Path:
 
 @with_config(extra="forbid")
 class CodexOptions(TypedDict, total=False):
-    """``agent_options`` for ``agent="codex"``."""
+    """``agent_options`` for ``agent="codex"``.
+
+    ``sandbox`` is the typed ``permission_mode`` (AgentLimits), kept for older DAGs, and
+    ``full_auto`` asks for the sandbox older releases' ``--full-auto`` chose (workspace-write):
+    the pinned codex has no such flag. Giving one of them beside ``permission_mode`` is an error."""
 
     sandbox: str  # e.g. "workspace-write"
     full_auto: bool
@@ -470,12 +476,17 @@ class CodexOptions(TypedDict, total=False):
 class CodexFormat(AgentFormat):
     """``codex exec --json --skip-git-repo-check [...] PROMPT`` with an empty stdin.
 
-    Options: CodexOptions.
+    Options: CodexOptions; limits: permission_mode (``--sandbox``), mcp_servers, extra_args
+    (CODEX_LIMITS).
     """
 
     name: ClassVar[str] = "codex"
     structured_result: ClassVar[bool] = True
     options_type: ClassVar[type[Mapping[str, Any]]] = CodexOptions
+    limit_support: ClassVar[LimitSupport] = CODEX_LIMITS
+    legacy_limit_keys: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"sandbox": "permission_mode", "full_auto": "permission_mode"}
+    )
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("codex",)
     edits_files: ClassVar[bool] = True
@@ -483,22 +494,29 @@ class CodexFormat(AgentFormat):
         {"sandbox": "workspace-write", "full_auto": True}
     )
 
+    def legacy_limits(self, options: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
+        if options.get("sandbox"):
+            return {"permission_mode": ("sandbox", options["sandbox"])}
+        if options.get("full_auto"):
+            return {"permission_mode": ("full_auto", FULL_AUTO_SANDBOX)}
+        return {}
+
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
-        text = cast(CodexOptions, request.options).get("output_format") == "text"
+        options = cast(CodexOptions, request.options)
+        limits = request.limits
+        text = options.get("output_format") == "text"
         argv = [*(base_command or self.default_command), "exec"]
         argv += ["--skip-git-repo-check"] if text else ["--json", "--skip-git-repo-check"]
-        options = cast(CodexOptions, request.options)
         for key, value in (options.get("config_overrides") or {}).items():
             argv += ["-c", f"{key}={value}"]
         if request.model:
             argv += ["--model", request.model]
-        if options.get("sandbox"):
-            argv += ["--sandbox", options["sandbox"]]
-        if options.get("full_auto"):
-            argv.append("--full-auto")
+        if limits.permission_mode:
+            argv += ["--sandbox", limits.permission_mode]
+        argv += codex_mcp_overrides(limits.mcp_servers)
         if request.output_schema is not None:
             argv += ["--output-schema", str(schema_file(request.output_schema))]
-        argv += list(request.extra_args)
+        argv += list(limits.extra_args)
         if request.resume_session_id:
             argv += ["resume", request.resume_session_id]
         stdin: str | None = None

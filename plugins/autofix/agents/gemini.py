@@ -20,6 +20,7 @@ tokens, so ``TokenUsage.total`` equals Gemini's own total.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -61,6 +62,9 @@ from autofix.agents.gemini_errors import (
     retry_delay,
     text_mode_kind,
 )
+from autofix.agents.gemini_settings import run_home
+from autofix.agents.limit_flags import GEMINI_LIMITS, gemini_limit_settings
+from autofix.agents.limits import LimitSupport
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
 from autofix.notices import AgentNotice, NoticeCode, add_notice
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
@@ -321,7 +325,10 @@ class GeminiWatcher(RetryWatcher):
 
 @with_config(extra="forbid")
 class GeminiOptions(TypedDict, total=False):
-    """``agent_options`` for ``agent="gemini"``."""
+    """``agent_options`` for ``agent="gemini"``.
+
+    ``approval_mode`` (and ``yolo``, its "yolo") are the typed ``permission_mode``
+    (AgentLimits), kept for older DAGs: giving one of them beside it is an error."""
 
     output_format: Literal["json", "stream-json", "text"]  # default json
     approval_mode: str  # e.g. "yolo", "auto_edit"
@@ -331,20 +338,33 @@ class GeminiOptions(TypedDict, total=False):
 class GeminiFormat(AgentFormat):
     """``gemini -p PROMPT --output-format json`` (or stream-json).
 
-    Options: GeminiOptions.
+    Options: GeminiOptions; limits: GEMINI_LIMITS (the turn cap, tools and MCP servers in a
+    settings file of the run's own, gemini_settings.py).
     """
 
     name: ClassVar[str] = "gemini"
     structured_result: ClassVar[bool] = True
     options_type: ClassVar[type[Mapping[str, Any]]] = GeminiOptions
+    limit_support: ClassVar[LimitSupport] = GEMINI_LIMITS
+    legacy_limit_keys: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"approval_mode": "permission_mode", "yolo": "permission_mode"}
+    )
     supports_resume: ClassVar[bool] = True
     default_command: ClassVar[tuple[str, ...]] = ("gemini",)
     edits_files: ClassVar[bool] = True
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"approval_mode": "yolo"})
 
+    def legacy_limits(self, options: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
+        if options.get("approval_mode"):
+            return {"permission_mode": ("approval_mode", options["approval_mode"])}
+        if options.get("yolo"):
+            return {"permission_mode": ("yolo", "yolo")}
+        return {}
+
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         argv = list(base_command or self.default_command)
         options = cast(GeminiOptions, request.options)
+        limits = request.limits
         output_format = options.get("output_format", "json")
         # "--prompt=VALUE" keeps a prompt that starts with "-" from being read as a flag.
         argv.append(f"--prompt={request.prompt}" if request.prompt.startswith("-") else "-p")
@@ -355,12 +375,14 @@ class GeminiFormat(AgentFormat):
             argv += ["--resume", request.resume_session_id]
         if request.model:
             argv += ["--model", request.model]
-        if options.get("approval_mode"):
-            argv += ["--approval-mode", options["approval_mode"]]
-        elif options.get("yolo"):
-            argv.append("--yolo")
-        argv += list(request.extra_args)
-        return Invocation(argv=argv)
+        if limits.permission_mode:
+            argv += ["--approval-mode", limits.permission_mode]
+        argv += list(limits.extra_args)
+        settings = gemini_limit_settings(limits)
+        if not settings:
+            return Invocation(argv=argv)
+        env, cleanup = run_home(settings, {**os.environ, **request.task_env}, request.cwd)
+        return Invocation(argv=argv, env=env, cleanup=cleanup)
 
     def parser(self) -> EventParser:
         return GeminiParser()

@@ -9,6 +9,7 @@ token in the command is replaced by it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
 from pydantic import with_config
@@ -16,6 +17,7 @@ from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.events import BaseParser, TextAnswer, add_error
+from autofix.agents.limits import LIMIT_NAMES, LimitSupport
 from autofix.result import FinishReason, RunStatus
 
 PROMPT_TOKEN = "{prompt}"
@@ -57,19 +59,27 @@ class PlainOptions(TypedDict, total=False):
     answer_required: bool
 
 
+_OWN_COMMAND = "a plain command has no agent settings; put what it needs in command=[...]"
+PLAIN_LIMITS = LimitSupport(
+    options=frozenset({"extra_args"}),
+    missing=MappingProxyType({name: _OWN_COMMAND for name in LIMIT_NAMES if name != "extra_args"}),
+)
+
+
 class PlainFormat(AgentFormat):
     """Run ``base_command`` as given (it is required)."""
 
     name: ClassVar[str] = "plain"
     has_event_stream: ClassVar[bool] = False
     options_type: ClassVar[type[Mapping[str, Any]]] = PlainOptions
+    limit_support: ClassVar[LimitSupport] = PLAIN_LIMITS
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
         if not base_command:
             raise ValueError("the plain format needs a command: pass command=[...]")
         has_token = any(PROMPT_TOKEN in arg for arg in base_command)
         argv = [arg.replace(PROMPT_TOKEN, request.prompt) for arg in base_command]
-        argv += list(request.extra_args)
+        argv += list(request.limits.extra_args)
         if has_token:
             return Invocation(argv=argv)
         if cast(PlainOptions, request.options).get("prompt_arg"):

@@ -20,6 +20,7 @@ import json
 import os
 import shlex
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
 from pydantic import with_config
@@ -29,6 +30,7 @@ from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventPa
 from autofix.agents.claude import ClaudeHints, claude_result_verdict, claude_usage
 from autofix.agents.events import JsonEventParser, add_error, as_dict, as_float, as_str
 from autofix.agents.failures import kind_from_message, no_terminal_failure
+from autofix.agents.limits import LimitSupport
 from autofix.result import FailureKind, FinishReason, RunStatus
 
 WRAPPER_COMMAND_ENV = "AUTOFIX_WRAPPER_COMMAND"
@@ -189,6 +191,28 @@ class WrapperOptions(TypedDict, total=False):
     wrapper_options: dict[str, Any]  # passed as the stdin command's ``options`` (ClaudeCodeOptions)
 
 
+_IN_WRAPPER_OPTIONS = (
+    "the wrapper's own options decide it: pass it in agent_options['wrapper_options']"
+)
+# max_turns is a ClaudeCodeOptions field the stdin command carries; extra_args go to the
+# wrapper's command line. The rest is the wrapper script's business.
+WRAPPER_LIMITS = LimitSupport(
+    options=frozenset({"max_turns", "extra_args"}),
+    missing=MappingProxyType(
+        {
+            name: _IN_WRAPPER_OPTIONS
+            for name in (
+                "allowed_tools",
+                "disallowed_tools",
+                "permission_mode",
+                "mcp_servers",
+                "fallback_model",
+            )
+        }
+    ),
+)
+
+
 class WrapperFormat(AgentFormat):
     """Start the wrapper and send it one prompt command; stdin is closed after it.
 
@@ -198,6 +222,7 @@ class WrapperFormat(AgentFormat):
 
     name: ClassVar[str] = "wrapper"
     options_type: ClassVar[type[Mapping[str, Any]]] = WrapperOptions
+    limit_support: ClassVar[LimitSupport] = WRAPPER_LIMITS
     supports_resume: ClassVar[bool] = True
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
@@ -207,7 +232,7 @@ class WrapperFormat(AgentFormat):
                 f"the wrapper format needs a command: pass command=[...] or set ${WRAPPER_COMMAND_ENV} "
                 "(e.g. 'python scripts/claude_wrapper.py')"
             )
-        argv += list(request.extra_args)
+        argv += list(request.limits.extra_args)
         return Invocation(argv=argv, stdin=prompt_command(request))
 
     def parser(self) -> EventParser:
@@ -220,8 +245,8 @@ def prompt_command(request: AgentRequest) -> str:
     options.update(cast(WrapperOptions, request.options).get("wrapper_options", {}))
     if request.resume_session_id:
         options["resume"] = request.resume_session_id  # the real ClaudeCodeOptions field
-    if request.max_turns is not None:
-        options["max_turns"] = request.max_turns
+    if request.limits.max_turns is not None:
+        options["max_turns"] = request.limits.max_turns
     if request.model:
         options["model"] = request.model
     return json.dumps({"action": "prompt", "prompt": request.prompt, "options": options}) + "\n"

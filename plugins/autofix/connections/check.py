@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from autofix.agents.base import AgentRequest
+from autofix.agents.limits import AgentLimits
 from autofix.agents.registry import get_format, parse_output
 from autofix.connections.base import AgentConnection, HttpProbe, IsolatedHome
 from autofix.redact import redact
@@ -131,9 +132,9 @@ def prompt_check(connection: AgentConnection, cli_path: str, environ: Mapping[st
     env, options = connection.environment({})
     options = {**options, **connection.prompt_options()}
     # One turn where the CLI takes a cap in argv (Claude Code's --max-turns).
-    max_turns = 1 if connection.agent == "claude" else None
-    request = AgentRequest(prompt=PROMPT, max_turns=max_turns, options=options)
-    invocation = agent_format.invocation(request, [cli_path])
+    limits = AgentLimits(max_turns=1) if connection.agent == "claude" else AgentLimits()
+    request = AgentRequest(prompt=PROMPT, limits=limits, options=options)
+    invocation = agent_format.command(request, [cli_path])
     home = IsolatedHome() if connection.isolated_home else None
     try:
         run_env: dict[str, Any] = {**environ, **env, **invocation.env, **connection.prompt_env()}

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from airflow.sdk import BaseOperator
 
+from autofix.agents.limits import McpServer, agent_limits
 from autofix.agents.registry import format_class
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig, load_config, resolve
 from autofix.connections import connection_for_agent
 from autofix.costs import describe_cost
-from autofix.errors import AgentRetryLater, ConfigError
+from autofix.errors import AgentOptionError, AgentRetryLater, ConfigError
 from autofix.hooks import AgentConnectionHook, hook_for_agent
 from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
@@ -71,10 +72,20 @@ def _check_option_names(agent: str, options: dict[str, Any]) -> None:
     known = format_class(agent).options_type.__annotations__
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise ValueError(
+        raise AgentOptionError(
             f"agent_options for {agent!r}: unknown {', '.join(map(repr, unknown))}; "
-            f"valid: {', '.join(sorted(known)) or 'none'}"
+            f"valid: {', '.join(sorted(known)) or 'none'}",
+            agent=agent,
+            option=unknown[0],
+            supported=sorted(known),
         )
+
+
+def _as_tuple(values: Sequence[str] | None) -> Any:
+    """A list argument as a tuple; a lone string is left for AgentLimits to refuse by name."""
+    if values is None or isinstance(values, str):
+        return values
+    return tuple(values)
 
 
 def raw_output_dir(config: AutofixConfig, context: Context) -> Path | None:
@@ -142,6 +153,15 @@ class AIWrapperOperator(BaseOperator):
     ``GeminiCliHook``, openai → ``OpenAIEndpointHook``; docs/connections.md).
     ``agent_clis_dir``: the CLIs ``make agent-clis`` pinned (e.g. ``".agents"``, relative to
     AUTOFIX_HOME), used when the agent's command is not on PATH; unset, nothing is looked up.
+
+    The agent's own limits and tools, typed (``autofix.agents.limits.AgentLimits``), each mapped
+    onto the agent's CLI (docs/agents/options.md): ``max_turns``, ``allowed_tools``,
+    ``disallowed_tools``, ``permission_mode`` (the CLI's permission, sandbox or approval mode),
+    ``mcp_servers`` (``{name: {"command": ..., "args": [...], "env": {...}}}`` or
+    ``{name: {"url": ..., "headers": {...}}}``, written in the CLI's own config format),
+    ``fallback_model`` and ``extra_args`` (appended to the CLI's command line). One the agent
+    cannot take, a value it does not accept, or one also given by its older ``agent_options``
+    key raises ``autofix.errors.AgentOptionError`` when the DAG is parsed.
     """
 
     template_fields: Sequence[str] = (
@@ -187,6 +207,13 @@ class AIWrapperOperator(BaseOperator):
         conn_id: str | None = None,
         agent_clis_dir: str | None = None,
         fail_on: Sequence[str] | None = None,
+        max_turns: int | None = None,
+        allowed_tools: Sequence[str] | None = None,
+        disallowed_tools: Sequence[str] | None = None,
+        permission_mode: str | None = None,
+        mcp_servers: Mapping[str, Mapping[str, Any] | McpServer] | None = None,
+        fallback_model: str | None = None,
+        extra_args: Sequence[str] | None = None,
         **kwargs: Any,
     ) -> None:
         # Airflow 3.3's per-try delay: the wait the agent's output asked for (a user's own
@@ -212,6 +239,19 @@ class AIWrapperOperator(BaseOperator):
         self.agent_options = agent_options or {}
         if isinstance(self.agent_options, dict):  # not an XComArg or a mapped argument
             _check_option_names(agent, self.agent_options)
+        # Typed and checked here, at parse time: an option the CLI cannot take fails the DAG.
+        self.limits = agent_limits(
+            agent,
+            max_turns=max_turns,
+            allowed_tools=_as_tuple(allowed_tools),
+            disallowed_tools=_as_tuple(disallowed_tools),
+            permission_mode=permission_mode,
+            mcp_servers=mcp_servers,
+            fallback_model=fallback_model,
+            extra_args=_as_tuple(extra_args),
+        )
+        option_names = self.agent_options if isinstance(self.agent_options, dict) else ()
+        format_class(agent).check_limits(self.limits, option_names)
         self.config_path = config_path
         self.audit = audit
         # Retry strategy (validation.strategy in config/autofix.yaml when None).
@@ -282,6 +322,7 @@ class AIWrapperOperator(BaseOperator):
             grace=self.grace,
             model=self.model,
             agent_options={**conn_options, **self.agent_options},
+            limits=self.limits,
             resume_session_id=resume_session_id,
             output_schema=self.output_schema,
             max_attempts=self.max_attempts,

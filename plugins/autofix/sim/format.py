@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
 from pydantic import with_config
@@ -27,6 +28,7 @@ from autofix.agents.base import (
 from autofix.agents.claude import ClaudeFormat
 from autofix.agents.codex import CodexFormat
 from autofix.agents.gemini import GeminiFormat
+from autofix.agents.limits import LIMIT_NAMES, LimitSupport
 from autofix.agents.wrapper import WrapperFormat, prompt_command
 
 # Output format of the scenario → the real format whose parser reads it. The classes, not
@@ -58,6 +60,12 @@ class SimFormat(AgentFormat):
     supports_resume: ClassVar[bool] = True
     edits_files: ClassVar[bool] = True
     options_type: ClassVar[type[Mapping[str, Any]]] = SimOptions
+    # The scenario decides every turn, tool and failure (a max_turns step, say).
+    limit_support: ClassVar[LimitSupport] = LimitSupport(
+        missing=MappingProxyType(
+            {name: "the scripted agent plays its scenario; script it there" for name in LIMIT_NAMES}
+        )
+    )
 
     def __init__(self) -> None:
         self.output_format: str | None = None  # set by command(); parser() follows it

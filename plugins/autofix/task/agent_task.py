@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
+from autofix.agents.limits import AgentLimits
 from autofix.agents.registry import get_format
 from autofix.agents.watch import WatchSettings
 from autofix.audit.envelope import Envelope, RetryPolicy
@@ -196,11 +197,13 @@ class AgentTask:
             return exhausted
         strategy = strategy or AttemptOptions()
         agent_format, command, options = self.format, spec.command, spec.agent_options
+        limits = spec.limits
         if command is None:
             command = project_cli(agent_format, spec.env, spec.agent_clis_dir)
         if escalation is not None and escalation.agent and escalation.agent != spec.agent:
             # Another agent: this task's options belong to its own agent's format.
             agent_format, command, options = get_format(escalation.agent), None, {}
+            limits = self._limits_for(agent_format)
         model = (escalation.model if escalation is not None else None) or spec.model
         envelope = (
             self._envelope(prompt, attempt, schema, model, strategy) if self.recorder else None
@@ -212,9 +215,12 @@ class AgentTask:
             resume_session_id=resume_session_id,
             model=model,
             output_schema=schema.model_json_schema() if schema is not None else None,
+            limits=limits,
             operation=operation,
             options=options,
             attempt=strategy,
+            task_env=spec.env,
+            cwd=spec.cwd,
         )
         started = time.monotonic()
         result = self.attempts.run(request, attempt, agent_format, command)
@@ -235,6 +241,18 @@ class AgentTask:
                 data={"status": result.status.value, "exit_code": result.exit_code},
             )
         return result
+
+    def _limits_for(self, agent_format: AgentFormat) -> AgentLimits:
+        """The task's limits an escalation agent takes; the rest are named in the log."""
+        kept = self.spec.limits.only(agent_format.limit_support.options)
+        dropped = [name for name in self.spec.limits.given() if name not in kept.given()]
+        if dropped:
+            self.log.warning(
+                "autofix: escalating to %s, which does not take %s: not applied to this call",
+                agent_format.name,
+                ", ".join(dropped),
+            )
+        return kept
 
     def _priced(
         self,

@@ -3,11 +3,12 @@ watcher, classifiers) → ParseResult."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from autofix.agents.base import AgentFormat, AgentRequest
+from autofix.agents.base import AgentFormat, AgentRequest, Invocation
 from autofix.agents.watch import EarlyStop, WatchSettings
 from autofix.errors import ExecutableNotFoundError, RunnerError
 from autofix.parser import ResponseParser, apply_fail_on
@@ -68,12 +69,25 @@ class AttemptRunner:
         agent_format: AgentFormat,
         command: list[str] | None,
     ) -> ParseResult:
-        spec = self.spec
-        operation = spec.operation
         try:
             invocation = agent_format.command(request, command)
         except (ValueError, OSError) as exc:
             return self._not_started(f"cannot build the {agent_format.name} command: {exc}")
+        try:
+            return self._run(invocation, request, attempt, agent_format)
+        finally:
+            for directory in invocation.cleanup:  # the run's own config files
+                shutil.rmtree(directory, ignore_errors=True)
+
+    def _run(
+        self,
+        invocation: Invocation,
+        request: AgentRequest,
+        attempt: int,
+        agent_format: AgentFormat,
+    ) -> ParseResult:
+        spec = self.spec
+        operation = spec.operation
         judge = OutputJudge(
             agent_format,
             self.parser,

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from autofix.agents.base import AgentFormat
+from autofix.agents.limits import AgentLimits
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig, resolve
 from autofix.notices import NoticeCode
@@ -33,7 +34,9 @@ class TraceContext:
 class AgentTaskSpec:
     """Everything one agent task needs, already rendered (no templates left).
 
-    ``agent_options`` are the agent format's own (e.g. ClaudeOptions); ``retry_strategy`` and
+    ``agent_options`` are the agent format's own (e.g. ClaudeOptions); ``limits`` the agent's
+    own limits and tools (turn cap, tools, permission mode, MCP servers, fallback model, extra
+    CLI arguments), which the format maps onto its CLI; ``retry_strategy`` and
     ``constrained`` override ``validation.strategy`` / the schema-as-constraint choice.
     """
 
@@ -48,6 +51,7 @@ class AgentTaskSpec:
     grace: float = 10.0
     model: str | None = None
     agent_options: dict[str, Any] = field(default_factory=dict)
+    limits: AgentLimits = field(default_factory=AgentLimits)
     resume_session_id: str | None = None
     output_schema: type[BaseModel] | str | None = None
     max_attempts: int | None = None

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, cast
 
 from pydantic import with_config
@@ -20,6 +21,7 @@ from typing_extensions import TypedDict
 
 from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventParser, Invocation
 from autofix.agents.events import JsonEventParser, add_error, as_float, as_int
+from autofix.agents.limits import LIMIT_NAMES, LimitSupport
 from autofix.agents.openai.client import DEFAULT_API_KEY_ENV, ClientRequest, ConstrainedAs, Mode
 from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
 
@@ -184,6 +186,15 @@ class OpenAIFormat(AgentFormat):
 
     name: ClassVar[str] = "openai"
     options_type: ClassVar[type[Mapping[str, Any]]] = OpenAIOptions
+    # One chat or completion request per call: no turns, tools, MCP servers or CLI of its own.
+    limit_support: ClassVar[LimitSupport] = LimitSupport(
+        missing=MappingProxyType(
+            {
+                name: "an OpenAI-compatible endpoint gets one request per call, not an agent run"
+                for name in LIMIT_NAMES
+            }
+        )
+    )
     samples: ClassVar[bool] = True
 
     def invocation(self, request: AgentRequest, base_command: list[str] | None) -> Invocation:
