@@ -1,11 +1,11 @@
 """The REAL Airflow services (api-server, scheduler, dag-processor) for live tests and research.
 
-Same approach as ``test_scheduler_live.py``: every service is its own process group on
-127.0.0.1 (a free port), SQLite metadata DB in a temp AIRFLOW_HOME, LocalExecutor with a small
-``parallelism``; the REST API is used with a token from the simple auth manager
-(``AirflowRest``). Every wait is bounded; ``stop()`` stops every process group (SIGTERM, then
-SIGKILL) and checks with the process table that nothing is left. Usable as a context manager from
-tests and from scripts (docs/ui-research/experiments/run.py).
+``LiveAirflow``: the approach of ``test_scheduler_live.py``: every service is its own process
+group on 127.0.0.1 (a free port), SQLite metadata DB in a temp AIRFLOW_HOME, LocalExecutor with a
+small ``parallelism``. ``MakeUp``: ``make up`` itself (scripts/up.sh), stopped with Ctrl-C.
+Both use the REST API with a token from the simple auth manager (``AirflowRest``). Every wait is
+bounded; ``stop()`` stops everything and checks with the process table that nothing is left.
+Usable as context managers from tests and from scripts (docs/ui-research/experiments/run.py).
 """
 
 from __future__ import annotations
@@ -300,3 +300,134 @@ class LiveAirflow(AirflowRest):
             f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
             for path in sorted(self.logs.glob("*.log"))
         )
+
+
+class MakeUp(AirflowRest):
+    """``make up`` as a person runs it, from the checkout, in a session of its own (the terminal's
+    process group): ``with MakeUp(state, env) as up:``. ``UP_STATE_DIR`` puts its Airflow home
+    (``<state>/.airflow``, with the generated admin password) and autofix's ``logs/`` under
+    ``state``; ``up.ui`` is the address the UI is configured with, ``up.base`` the loopback one
+    the REST client uses. ``stop()`` is Ctrl-C: SIGINT to the group, then a bounded wait until no
+    process of this instance (found by its AIRFLOW_HOME) is left; any still there are killed and
+    returned."""
+
+    def __init__(self, state: Path, extra_env: Mapping[str, str], stop_timeout: float = 90) -> None:
+        self.port = free_port()
+        super().__init__(f"http://127.0.0.1:{self.port}")
+        self.ui = f"http://localhost:{self.port}"  # up.sh's AIRFLOW__API__BASE_URL
+        self.state = state
+        self.airflow_home = state / ".airflow"
+        self.output = state / "make-up.log"
+        self.stop_timeout = stop_timeout
+        self.password = ""
+        self.proc: subprocess.Popen[bytes] | None = None
+        # A person's shell: none of the test session's Airflow or autofix settings, no make
+        # jobserver; the checkout's own package first on sys.path.
+        inherited = {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith(("AIRFLOW", "AUTOFIX", "MAKE", "MFLAGS"))
+        }
+        self.env = {
+            **inherited,
+            "PORT": str(self.port),
+            "UP_STATE_DIR": str(state),
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(ROOT / "plugins"), os.environ.get("PYTHONPATH")])
+            ),
+            **dict(extra_env),
+        }
+
+    def __enter__(self) -> MakeUp:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self, timeout: float = 180) -> None:
+        self.state.mkdir(parents=True, exist_ok=True)
+        out = self.output.open("wb")
+        self.proc = subprocess.Popen(
+            ["make", "-s", "up"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        out.close()
+        self.wait_for(
+            "make up's api-server",
+            lambda: httpx.get(f"{self.base}/api/v2/monitor/health").is_success,
+            timeout,
+        )
+        passwords = self.airflow_home / "autofix_passwords.json"
+        self.password = str(json.loads(passwords.read_text())["admin"])
+        self.sign_in("admin", self.password)
+
+    def check_alive(self) -> None:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise LiveAirflowError(f"make up exited ({self.proc.returncode})\n{self.tails()}")
+
+    def tails(self, chars: int = 3000) -> str:
+        if not self.output.exists():
+            return ""
+        return f"--- {self.output}\n{self.output.read_text(errors='replace')[-chars:]}"
+
+    def processes(self) -> dict[int, str]:
+        """Live processes of this instance (zombies excluded): make's own group, and every
+        process whose environment names this AIRFLOW_HOME (up.sh's components and their
+        workers, whatever group they moved to). Pid → command line."""
+        marker = f"AIRFLOW_HOME={self.airflow_home}".encode()
+        group = self.proc.pid if self.proc is not None else None
+        found = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                fields = stat[stat.rindex(")") + 2 :].split()
+                if fields[0] == "Z":
+                    continue
+                environ = (entry / "environ").read_bytes().split(b"\0")
+                if marker in environ or (group is not None and int(fields[2]) == group):
+                    found[int(entry.name)] = (
+                        (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+                    )
+            except (OSError, ValueError, IndexError):
+                continue  # ended while being read
+        return found
+
+    def stop(self) -> list[str]:
+        """Ctrl-C; the command lines of processes that outlived the wait (killed), or []."""
+        if self.api is not None:
+            self.api.close()
+        if self.proc is None:
+            return []
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGINT)
+        deadline = time.monotonic() + self.stop_timeout
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=self.stop_timeout)
+        left = self.processes()
+        while left and time.monotonic() < deadline:
+            time.sleep(1)
+            left = self.processes()
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if self.proc.poll() is None:
+            self.proc.wait(timeout=10)
+        return [f"{pid} {cmd}" for pid, cmd in sorted(left.items())]
