@@ -263,10 +263,11 @@ def read_the_storage(sc: Scenario, page: Any) -> None:
         page.wait_for_timeout(500)
         row = page.get_by_role("row").filter(has_text="return_value").first
         shown = str(row.inner_text())
-        # The JSON editor draws only the lines in view: scroll it to the cost, as a person would.
-        row.get_by_text('"success"').first.hover()
+        # The JSON editor draws only the lines in view: scroll it to the cost and the status that
+        # follow the answer (to_xcom's order), as a person would.
+        row.get_by_text('"final_text"').first.hover()
         for _ in range(15):
-            if row.get_by_text('"cost_usd"').count():
+            if row.get_by_text('"status"').count():
                 break
             page.mouse.wheel(0, 150)
             page.wait_for_timeout(200)
