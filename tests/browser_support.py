@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import shutil
 import time
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Locator, Page
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -77,10 +78,52 @@ def login(page: Page, base: str, username: str, password: str) -> None:
     page.wait_for_url(lambda url: "/auth/login" not in url, timeout=60_000)
 
 
+def open_trigger_form(page: Page, base: str, dag_id: str) -> Locator:
+    """The DAG's page → "Trigger Dag": the form's dialog, once its fields have validated."""
+    page.goto(f"{base}/dags/{dag_id}")
+    page.get_by_role("button", name="Trigger Dag").click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_role("button", name="Trigger", exact=True).wait_for()
+    page.wait_for_timeout(1500)  # the form validates its fields after rendering
+    return dialog
+
+
+def submit_trigger_form(page: Page, dialog: Locator, dag_id: str) -> str:
+    """Click the form's Trigger; the new run's id from the UI's own POST. Returns once the UI
+    has opened the new run's page: a navigation started before would race with its own."""
+    with page.expect_response(
+        lambda r: r.url.endswith(f"/dags/{dag_id}/dagRuns") and r.request.method == "POST"
+    ) as posted:
+        dialog.get_by_role("button", name="Trigger", exact=True).click(timeout=5_000)
+    assert posted.value.status == 200, posted.value.text()
+    run_id = str(posted.value.json()["dag_run_id"])
+    page.wait_for_url(lambda url: f"/runs/{run_id}" in urllib.parse.unquote(url))
+    return run_id
+
+
 def settle(page: Page, ms: int = 800) -> None:
     """Network idle, then a short pause for React to render what it fetched."""
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(ms)
+
+
+def read_log(page: Page, timeout_s: float = 60) -> str:
+    """The task log on ``page`` as text: every group expanded (Log Settings → Expand); the page
+    must be tall enough that the virtualized list renders every line."""
+    settle(page, 1500)
+    # On a loaded machine the log can arrive after the click and render its groups closed
+    # (▶), or not have arrived yet: expand again until there is text, every group is open
+    # (▼) and the text stops changing.
+    # The menu item toggles (Expand / Collapse): a Collapse click is undone by the next round.
+    deadline, text = time.monotonic() + timeout_s, ""
+    while True:
+        previous, text = text, str(page.get_by_role("code").first.inner_text())
+        if (text and "▶" not in text and text == previous) or time.monotonic() > deadline:
+            return text
+        if "▶" in text:
+            page.get_by_role("button", name="Log Settings").click()
+            page.get_by_test_id("log-settings-expand").click()
+        page.wait_for_timeout(800)
 
 
 def shoot(page: Page, folder: Path, name: str, **kwargs: Any) -> Path:

@@ -1,11 +1,11 @@
 """The REAL Airflow services (api-server, scheduler, dag-processor) for live tests and research.
 
-Same approach as ``test_scheduler_live.py``: every service is its own process group on
-127.0.0.1 (a free port), SQLite metadata DB in a temp AIRFLOW_HOME, LocalExecutor with a small
-``parallelism``; the REST API is used with a token from the simple auth manager. Every wait is
-bounded; ``stop()`` stops every process group (SIGTERM, then SIGKILL) and checks with the
-process table that nothing is left. Usable as a context manager from tests and from scripts
-(docs/ui-research/experiments/run.py).
+``LiveAirflow``: the approach of ``test_scheduler_live.py``: every service is its own process
+group on 127.0.0.1 (a free port), SQLite metadata DB in a temp AIRFLOW_HOME, LocalExecutor with a
+small ``parallelism``. ``MakeUp``: ``make up`` itself (scripts/up.sh), stopped with Ctrl-C.
+Both use the REST API with a token from the simple auth manager (``AirflowRest``). Every wait is
+bounded; ``stop()`` stops everything and checks with the process table that nothing is left.
+Usable as context managers from tests and from scripts (docs/ui-research/experiments/run.py).
 """
 
 from __future__ import annotations
@@ -40,102 +40,25 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-class LiveAirflow:
-    """Start with ``with LiveAirflow(home, dags_folder, extra_env) as af:``; ``af.api`` is an
-    authenticated ``httpx.Client`` on ``/api/v2``; ``af.base`` the UI address."""
+class AirflowRest:
+    """The REST API of a running Airflow: ``client`` is an ``httpx.Client`` on ``/api/v2`` with
+    a token from the simple auth manager; every wait is bounded. Subclasses start the services
+    and say how to tell one died (``check_alive``) and what it logged (``tails``)."""
 
-    def __init__(
-        self,
-        home: Path,
-        dags_folder: Path,
-        extra_env: Mapping[str, str] | None = None,
-        services: tuple[str, ...] = ("api-server", "scheduler", "dag-processor"),
-    ) -> None:
-        self.home = home
-        self.logs = home / "service-logs"
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.services = services
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
-        airflow_home = home / "airflow"
-        airflow_home.mkdir(parents=True, exist_ok=True)
-        self.logs.mkdir(parents=True, exist_ok=True)
-        passwords = airflow_home / "passwords.json"
-        passwords.write_text(json.dumps({"admin": PASSWORD}))
-        self.env = {
-            **os.environ,
-            "AIRFLOW_HOME": str(airflow_home),
-            "AIRFLOW__CORE__DAGS_FOLDER": str(dags_folder),
-            "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
-            "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
-            "AIRFLOW__CORE__PARALLELISM": "4",
-            "AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES": "airflow.* autofix.*",
-            "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "True",
-            "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
-            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{airflow_home / 'airflow.db'}",
-            "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"{self.base}/execution/",
-            "AIRFLOW__API__HOST": "127.0.0.1",
-            "AIRFLOW__API__PORT": str(self.port),
-            "AIRFLOW__API__BASE_URL": self.base,
-            "AIRFLOW__API__WORKERS": "1",
-            "AIRFLOW__API_AUTH__JWT_SECRET": "autofix-live-" + os.urandom(8).hex(),
-            "AIRFLOW__CORE__AUTH_MANAGER": (
-                "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
-            ),
-            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": "admin:admin",
-            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(passwords),
-            "AIRFLOW__SCHEDULER__SCHEDULER_HEARTBEAT_SEC": "1",
-            "AIRFLOW__DAG_PROCESSOR__REFRESH_INTERVAL": "5",
-            "AIRFLOW__LOGGING__LOGGING_LEVEL": "INFO",
-            **dict(extra_env or {}),
-        }
-        self.env.pop("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS", None)
+    def __init__(self, base: str) -> None:
+        self.base = base
         self.api: httpx.Client | None = None
         self.token = ""
 
-    # -- lifecycle ------------------------------------------------------------------------
+    def check_alive(self) -> None:
+        """Raise LiveAirflowError when a service has exited."""
 
-    def __enter__(self) -> LiveAirflow:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
+    def tails(self, chars: int = 1500) -> str:
+        return ""
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        migrate = subprocess.run(
-            [str(AIRFLOW), "db", "migrate"],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        if migrate.returncode != 0:
-            raise LiveAirflowError(f"airflow db migrate failed: {migrate.stderr[-2000:]}")
-        for name in self.services:
-            args = [name]
-            if name == "api-server":
-                args += ["--host", "127.0.0.1", "--port", str(self.port)]
-            if name in ("scheduler", "triggerer"):
-                # no log server: it would listen on every interface (serve_logs/core.py,
-                # host=""), and the api-server reads the task logs from the local files
-                args.append("--skip-serve-logs")
-            self._start(name, *args)
-        self.wait_for(
-            "the api-server", lambda: httpx.get(f"{self.base}/api/v2/monitor/health").is_success
-        )
+    def sign_in(self, username: str, password: str) -> None:
         login = httpx.post(
-            f"{self.base}/auth/token", json={"username": "admin", "password": PASSWORD}, timeout=10
+            f"{self.base}/auth/token", json={"username": username, "password": password}, timeout=10
         )
         if login.status_code != 201:
             raise LiveAirflowError(f"login failed: {login.status_code} {login.text}")
@@ -146,58 +69,7 @@ class LiveAirflow:
             timeout=30,
         )
 
-    def _start(self, name: str, *args: str) -> None:
-        out = (self.logs / f"{name}.log").open("wb")
-        self.procs[name] = subprocess.Popen(
-            [str(AIRFLOW), *args],
-            env=self.env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,  # its own group: stopping it also stops its workers
-        )
-        out.close()
-
-    def stop(self) -> list[str]:
-        """Stop every group; return the command lines of anything still alive (should be [])."""
-        if self.api is not None:
-            self.api.close()
-        for proc in self.procs.values():
-            if proc.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 30
-        for proc in self.procs.values():
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-        for proc in self.procs.values():
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)  # stragglers, and any orphaned workers
-            if proc.poll() is None:
-                proc.wait(timeout=10)
-        return self.leftovers()
-
-    def leftovers(self) -> list[str]:
-        alive = []
-        for proc in self.procs.values():
-            found = subprocess.run(
-                ["pgrep", "-a", "-g", str(proc.pid)], capture_output=True, text=True, check=False
-            )
-            alive += [line for line in found.stdout.splitlines() if line.strip()]
-        return alive
-
     # -- waiting --------------------------------------------------------------------------
-
-    def check_alive(self) -> None:
-        dead = {name: p.returncode for name, p in self.procs.items() if p.poll() is not None}
-        if dead:
-            raise LiveAirflowError(f"airflow service(s) exited: {dead}\n{self.tails()}")
-
-    def tails(self, chars: int = 1500) -> str:
-        return "\n".join(
-            f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
-            for path in sorted(self.logs.glob("*.log"))
-        )
 
     def wait_for(self, what: str, check: Callable[[], Any], timeout: float = 180) -> Any:
         deadline = time.monotonic() + timeout
@@ -229,7 +101,7 @@ class LiveAirflow:
             lambda: self.client.get(f"/dags/{dag_id}").status_code == 200,
             timeout,
         )
-        if unpause:
+        if unpause and self.client.get(f"/dags/{dag_id}").json()["is_paused"]:
             response = self.client.patch(f"/dags/{dag_id}", json={"is_paused": False})
             response.raise_for_status()
 
@@ -282,3 +154,280 @@ class LiveAirflow:
         )
         response.raise_for_status()
         return response.json()
+
+
+class LiveAirflow(AirflowRest):
+    """Start with ``with LiveAirflow(home, dags_folder, extra_env) as af:``; ``af.api`` is an
+    authenticated ``httpx.Client`` on ``/api/v2``; ``af.base`` the UI address."""
+
+    def __init__(
+        self,
+        home: Path,
+        dags_folder: Path,
+        extra_env: Mapping[str, str] | None = None,
+        services: tuple[str, ...] = ("api-server", "scheduler", "dag-processor"),
+    ) -> None:
+        self.home = home
+        self.logs = home / "service-logs"
+        self.port = free_port()
+        super().__init__(f"http://127.0.0.1:{self.port}")
+        self.services = services
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        airflow_home = home / "airflow"
+        airflow_home.mkdir(parents=True, exist_ok=True)
+        self.logs.mkdir(parents=True, exist_ok=True)
+        passwords = airflow_home / "passwords.json"
+        passwords.write_text(json.dumps({"admin": PASSWORD}))
+        self.env = {
+            **os.environ,
+            "AIRFLOW_HOME": str(airflow_home),
+            "AIRFLOW__CORE__DAGS_FOLDER": str(dags_folder),
+            "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+            "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
+            "AIRFLOW__CORE__PARALLELISM": "4",
+            "AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES": "airflow.* autofix.*",
+            "AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION": "True",
+            "AIRFLOW__CORE__UNIT_TEST_MODE": "False",
+            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{airflow_home / 'airflow.db'}",
+            "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"{self.base}/execution/",
+            "AIRFLOW__API__HOST": "127.0.0.1",
+            "AIRFLOW__API__PORT": str(self.port),
+            "AIRFLOW__API__BASE_URL": self.base,
+            "AIRFLOW__API__WORKERS": "1",
+            "AIRFLOW__API_AUTH__JWT_SECRET": "autofix-live-" + os.urandom(8).hex(),
+            "AIRFLOW__CORE__AUTH_MANAGER": (
+                "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
+            ),
+            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": "admin:admin",
+            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(passwords),
+            "AIRFLOW__SCHEDULER__SCHEDULER_HEARTBEAT_SEC": "1",
+            "AIRFLOW__DAG_PROCESSOR__REFRESH_INTERVAL": "5",
+            "AIRFLOW__LOGGING__LOGGING_LEVEL": "INFO",
+            **dict(extra_env or {}),
+        }
+        self.env.pop("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS", None)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def __enter__(self) -> LiveAirflow:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        migrate = subprocess.run(
+            [str(AIRFLOW), "db", "migrate"],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        if migrate.returncode != 0:
+            raise LiveAirflowError(f"airflow db migrate failed: {migrate.stderr[-2000:]}")
+        for name in self.services:
+            args = [name]
+            if name == "api-server":
+                args += ["--host", "127.0.0.1", "--port", str(self.port)]
+            if name in ("scheduler", "triggerer"):
+                # no log server: it would listen on every interface (serve_logs/core.py,
+                # host=""), and the api-server reads the task logs from the local files
+                args.append("--skip-serve-logs")
+            self._start(name, *args)
+        self.wait_for(
+            "the api-server", lambda: httpx.get(f"{self.base}/api/v2/monitor/health").is_success
+        )
+        self.sign_in("admin", PASSWORD)
+
+    def _start(self, name: str, *args: str) -> None:
+        out = (self.logs / f"{name}.log").open("wb")
+        self.procs[name] = subprocess.Popen(
+            [str(AIRFLOW), *args],
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # its own group: stopping it also stops its workers
+        )
+        out.close()
+
+    def stop(self) -> list[str]:
+        """Stop every group; return the command lines of anything still alive (should be [])."""
+        if self.api is not None:
+            self.api.close()
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        for proc in self.procs.values():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        for proc in self.procs.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # stragglers, and any orphaned workers
+            if proc.poll() is None:
+                proc.wait(timeout=10)
+        return self.leftovers()
+
+    def leftovers(self) -> list[str]:
+        alive = []
+        for proc in self.procs.values():
+            found = subprocess.run(
+                ["pgrep", "-a", "-g", str(proc.pid)], capture_output=True, text=True, check=False
+            )
+            alive += [line for line in found.stdout.splitlines() if line.strip()]
+        return alive
+
+    def check_alive(self) -> None:
+        dead = {name: p.returncode for name, p in self.procs.items() if p.poll() is not None}
+        if dead:
+            raise LiveAirflowError(f"airflow service(s) exited: {dead}\n{self.tails()}")
+
+    def tails(self, chars: int = 1500) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
+            for path in sorted(self.logs.glob("*.log"))
+        )
+
+
+class MakeUp(AirflowRest):
+    """``make up`` as a person runs it, from the checkout, in a session of its own (the terminal's
+    process group): ``with MakeUp(state, env) as up:``. ``UP_STATE_DIR`` puts its Airflow home
+    (``<state>/.airflow``, with the generated admin password) and autofix's ``logs/`` under
+    ``state``; ``up.ui`` is the address the UI is configured with, ``up.base`` the loopback one
+    the REST client uses. ``stop()`` is Ctrl-C: SIGINT to the group, then a bounded wait until no
+    process of this instance (found by its AIRFLOW_HOME) is left; any still there are killed and
+    returned."""
+
+    def __init__(self, state: Path, extra_env: Mapping[str, str], stop_timeout: float = 90) -> None:
+        self.port = free_port()
+        super().__init__(f"http://127.0.0.1:{self.port}")
+        self.ui = f"http://localhost:{self.port}"  # up.sh's AIRFLOW__API__BASE_URL
+        self.state = state
+        self.airflow_home = state / ".airflow"
+        self.output = state / "make-up.log"
+        self.stop_timeout = stop_timeout
+        self.password = ""
+        self.proc: subprocess.Popen[bytes] | None = None
+        # A person's shell: none of the test session's Airflow or autofix settings, no make
+        # jobserver; the checkout's own package first on sys.path.
+        inherited = {
+            name: value
+            for name, value in os.environ.items()
+            if not name.startswith(("AIRFLOW", "AUTOFIX", "MAKE", "MFLAGS"))
+        }
+        self.env = {
+            **inherited,
+            "PORT": str(self.port),
+            "UP_STATE_DIR": str(state),
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(ROOT / "plugins"), os.environ.get("PYTHONPATH")])
+            ),
+            **dict(extra_env),
+        }
+
+    def __enter__(self) -> MakeUp:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self, timeout: float = 180) -> None:
+        self.state.mkdir(parents=True, exist_ok=True)
+        out = self.output.open("wb")
+        self.proc = subprocess.Popen(
+            ["make", "-s", "up"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        out.close()
+        self.wait_for(
+            "make up's api-server",
+            lambda: httpx.get(f"{self.base}/api/v2/monitor/health").is_success,
+            timeout,
+        )
+        passwords = self.airflow_home / "autofix_passwords.json"
+        self.password = str(json.loads(passwords.read_text())["admin"])
+        self.sign_in("admin", self.password)
+
+    def check_alive(self) -> None:
+        if self.proc is not None and self.proc.poll() is not None:
+            raise LiveAirflowError(f"make up exited ({self.proc.returncode})\n{self.tails()}")
+
+    def tails(self, chars: int = 3000) -> str:
+        if not self.output.exists():
+            return ""
+        return f"--- {self.output}\n{self.output.read_text(errors='replace')[-chars:]}"
+
+    def processes(self) -> dict[int, str]:
+        """Live processes of this instance (zombies excluded): make's own group, and every
+        process whose environment names this AIRFLOW_HOME (up.sh's components and their
+        workers, whatever group they moved to). Pid → command line."""
+        marker = f"AIRFLOW_HOME={self.airflow_home}".encode()
+        group = self.proc.pid if self.proc is not None else None
+        found = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                fields = stat[stat.rindex(")") + 2 :].split()
+                if fields[0] == "Z":
+                    continue
+                environ = (entry / "environ").read_bytes().split(b"\0")
+                if marker in environ or (group is not None and int(fields[2]) == group):
+                    found[int(entry.name)] = (
+                        (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+                    )
+            except (OSError, ValueError, IndexError):
+                continue  # ended while being read
+        return found
+
+    def stop(self) -> list[str]:
+        """Ctrl-C; the command lines of processes that outlived the wait (killed), or []."""
+        if self.api is not None:
+            self.api.close()
+        if self.proc is None:
+            return []
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGINT)
+        deadline = time.monotonic() + self.stop_timeout
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=self.stop_timeout)
+        left = self.processes()
+        while left and time.monotonic() < deadline:
+            time.sleep(1)
+            left = self.processes()
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if self.proc.poll() is None:
+            self.proc.wait(timeout=10)
+        return [f"{pid} {cmd}" for pid, cmd in sorted(left.items())]

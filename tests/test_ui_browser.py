@@ -29,7 +29,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import Steps, chromium, login, missing_browser_reason, new_page, settle, shoot
+from browser_support import (
+    Steps,
+    chromium,
+    login,
+    missing_browser_reason,
+    new_page,
+    open_trigger_form,
+    read_log,
+    settle,
+    shoot,
+    submit_trigger_form,
+)
 from live_airflow import PASSWORD, ROOT, LiveAirflow
 
 from autofix.fixing import gitops
@@ -92,24 +103,6 @@ class Scenario:
         run = urllib.parse.quote(self.run_id or "")
         return f"{self.af.base}/dags/{DAG_ID}/runs/{run}{suffix}"
 
-    def read_log(self, page: Any) -> str:
-        """The whole log as text: every group expanded (Log Settings → Expand), page tall enough
-        that the virtualized list renders every line."""
-        settle(page, 1500)
-        # On a loaded machine the log can arrive after the click and render its groups closed
-        # (▶), or not have arrived yet: expand again until there is text, every group is open
-        # (▼) and the text stops changing.
-        # The menu item toggles (Expand / Collapse): a Collapse click is undone by the next round.
-        deadline, text = time.monotonic() + 60, ""
-        while True:
-            previous, text = text, str(page.get_by_role("code").first.inner_text())
-            if (text and "▶" not in text and text == previous) or time.monotonic() > deadline:
-                return text
-            if "▶" in text:
-                page.get_by_role("button", name="Log Settings").click()
-                page.get_by_test_id("log-settings-expand").click()
-            page.wait_for_timeout(800)
-
     def xcom(self, task_id: str) -> Any:
         """The value as the XCom tab asks for it (deserialize=true, stringify=false)."""
         assert self.run_id is not None
@@ -167,13 +160,10 @@ def trigger_with_defaults(sc: Scenario, page: Any) -> None:
     with steps.step("log in"):
         login(page, af.base, "admin", PASSWORD)
 
-    page.goto(f"{af.base}/dags/{DAG_ID}")
     dialog = page.get_by_role("dialog")
     trigger = dialog.get_by_role("button", name="Trigger", exact=True)
     with steps.step("trigger form: Trigger enabled with the defaults"):
-        page.get_by_role("button", name="Trigger Dag").click()
-        trigger.wait_for()
-        page.wait_for_timeout(1500)  # the form validates its fields after rendering
+        open_trigger_form(page, af.base, DAG_ID)
         sc.shoot(page, "trigger-form-defaults")
         assert trigger.is_enabled(), "Trigger is disabled with the defaults"
     with steps.step("trigger form: every field has its description"):
@@ -193,12 +183,7 @@ def trigger_with_defaults(sc: Scenario, page: Any) -> None:
         assert not missing, f"no description shown for {missing}"
         assert trigger.is_enabled(), "Trigger disabled after opening the sections"
     with steps.step("trigger form: submit with the defaults"):
-        with page.expect_response(
-            lambda r: r.url.endswith(f"/dags/{DAG_ID}/dagRuns") and r.request.method == "POST"
-        ) as posted:
-            trigger.click(timeout=5_000)
-        assert posted.value.status == 200, posted.value.text()
-        sc.run_id = posted.value.json()["dag_run_id"]
+        sc.run_id = submit_trigger_form(page, dialog, DAG_ID)
     if sc.run_id is None:  # go on with what a user would have to do then: the REST API
         sc.run_id = af.trigger(DAG_ID)
         sc.facts["triggered_by"] = "REST (form could not be submitted)"
@@ -212,7 +197,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
     log = ""
     with steps.step("open a fix task's log"):
         page.goto(sc.url(f"/tasks/{FIX_1}/mapped/0"))
-        log = sc.read_log(page)
+        log = read_log(page)
         page.set_viewport_size({"width": 1400, "height": 1350})
         sc.shoot(page, "fix-log")
         assert "fix_1" in page.url
@@ -242,7 +227,7 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
     retry_log = ""
     with steps.step("open the usage-limit try's log"):
         page.goto(sc.url(f"/tasks/{FIX_2}/mapped/0?try_number=1"))
-        retry_log = sc.read_log(page)
+        retry_log = read_log(page)
         page.set_viewport_size({"width": 1400, "height": 1350})
         sc.shoot(page, "usage-limit-try-1")
     with steps.step("usage-limit try: one retry line, no traceback"):
@@ -278,10 +263,11 @@ def read_the_storage(sc: Scenario, page: Any) -> None:
         page.wait_for_timeout(500)
         row = page.get_by_role("row").filter(has_text="return_value").first
         shown = str(row.inner_text())
-        # The JSON editor draws only the lines in view: scroll it to the cost, as a person would.
-        row.get_by_text('"success"').first.hover()
+        # The JSON editor draws only the lines in view: scroll it to the cost and the status that
+        # follow the answer (to_xcom's order), as a person would.
+        row.get_by_text('"final_text"').first.hover()
         for _ in range(15):
-            if row.get_by_text('"cost_usd"').count():
+            if row.get_by_text('"status"').count():
                 break
             page.mouse.wheel(0, 150)
             page.wait_for_timeout(200)
