@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -49,6 +49,30 @@ class AirflowRest:
         self.base = base
         self.api: httpx.Client | None = None
         self.token = ""
+
+    # A context manager: ``with LiveAirflow(...) as af:`` starts the services and stops them
+    # (also when the start fails half-way).
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> list[str]:
+        raise NotImplementedError
 
     def check_alive(self) -> None:
         """Raise LiveAirflowError when a service has exited."""
@@ -209,22 +233,6 @@ class LiveAirflow(AirflowRest):
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def __enter__(self) -> LiveAirflow:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
     def start(self) -> None:
         migrate = subprocess.run(
             [str(AIRFLOW), "db", "migrate"],
@@ -337,22 +345,6 @@ class MakeUp(AirflowRest):
             ),
             **dict(extra_env),
         }
-
-    def __enter__(self) -> MakeUp:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     def start(self, timeout: float = 180) -> None:
         self.state.mkdir(parents=True, exist_ok=True)

@@ -31,6 +31,11 @@ MODEL_FIELD: dict[str, Any] = {
     "schema": {"type": ["string", "null"]},
     "description": "Used when the task sets no model; empty: the CLI's default.",
 }
+# The agent CLIs' forms: the base URL and the key; a CLI has no schema, port or login.
+CLI_FORM: dict[str, Any] = {
+    "hidden-fields": ["schema", "port", "login"],
+    "relabeling": {"host": "Base URL", "password": "API key"},
+}
 ISOLATED_HOME_FIELD: dict[str, Any] = {
     "label": "Temporary home per task",
     "schema": {"type": ["boolean", "null"], "default": False},

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from autofix.connections.base import (
+    CLI_FORM,
     ISOLATED_HOME_FIELD,
     MODEL_FIELD,
     AgentConnection,
@@ -67,8 +68,7 @@ class ClaudeCodeConnection(AgentConnection):
         "isolated_home": ISOLATED_HOME_FIELD,
     }
     behaviour: ClassVar[Mapping[str, Any]] = {
-        "hidden-fields": ["schema", "port", "login"],
-        "relabeling": {"host": "Base URL", "password": "API key"},
+        **CLI_FORM,
         "placeholders": {
             "host": f"empty: {ANTHROPIC_URL} (or the cloud's own endpoint)",
             "password": "sk-ant-... (bedrock: a Bedrock API key, or empty for AWS credentials)",

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from autofix.connections.base import (
+    CLI_FORM,
     ISOLATED_HOME_FIELD,
     MODEL_FIELD,
     AgentConnection,
@@ -63,8 +64,7 @@ class CodexConnection(AgentConnection):
         "isolated_home": ISOLATED_HOME_FIELD,
     }
     behaviour: ClassVar[Mapping[str, Any]] = {
-        "hidden-fields": ["schema", "port", "login"],
-        "relabeling": {"host": "Base URL", "password": "API key"},
+        **CLI_FORM,
         "placeholders": {
             "host": f"empty: {OPENAI_URL}; else an OpenAI-compatible URL ending in /v1",
             "password": "sk-...",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from autofix.connections.base import (
+    CLI_FORM,
     ISOLATED_HOME_FIELD,
     MODEL_FIELD,
     AgentConnection,
@@ -55,8 +56,7 @@ class GeminiCliConnection(AgentConnection):
         "isolated_home": ISOLATED_HOME_FIELD,
     }
     behaviour: ClassVar[Mapping[str, Any]] = {
-        "hidden-fields": ["schema", "port", "login"],
-        "relabeling": {"host": "Base URL", "password": "API key"},
+        **CLI_FORM,
         "placeholders": {
             "host": f"empty: {GEMINI_URL} (or Vertex AI's endpoint)",
             "password": "AIza... (vertex: an express-mode key, or empty for Google credentials)",
