@@ -44,6 +44,10 @@ STATE="${UP_STATE_DIR:-$ROOT}"
 CORES="$(nproc 2>/dev/null || echo 2)"
 export PATH="$BIN:$PATH"
 export AIRFLOW_HOME="$STATE/.airflow"
+# SQLite: one writer at a time. A write waits up to 60 s for the lock (Python's default is 5 s,
+# after which triggering a run while others run fails with a "Database error"), and the file is
+# in WAL mode (set after the migration below), so the UI's reads never block the writers.
+export AIRFLOW__DATABASE__SQL_ALCHEMY_CONN="sqlite:///$AIRFLOW_HOME/airflow.db?timeout=60"
 export AIRFLOW__CORE__DAGS_FOLDER="$ROOT/airflow_dags"
 export AIRFLOW__CORE__LOAD_EXAMPLES=False
 export AIRFLOW__CORE__EXECUTOR=LocalExecutor
@@ -80,6 +84,8 @@ PASSWORD=$("$BIN/python" -c 'import json, sys; print(json.load(open(sys.argv[1])
 
 echo "==> migrating the metadata database ($AIRFLOW_HOME/airflow.db)"
 "$BIN/airflow" db migrate >/dev/null
+"$BIN/python" -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA journal_mode=WAL").fetchone()' \
+    "$AIRFLOW_HOME/airflow.db"
 
 alive() {  # processes of the group, zombies excluded
     ps -o stat= -g "$1" 2>/dev/null | grep -vc '^Z' || true

@@ -168,13 +168,18 @@ def trigger_with_defaults(sc: Scenario, page: Any) -> None:
         assert trigger.is_enabled(), "Trigger is disabled with the defaults"
     with steps.step("trigger form: every field has its description"):
         texts = [str(dialog.inner_text())]
-        # The sections are an accordion: one is open at a time.
-        for section in ("Timeouts (seconds)", "Scripted agent (sim)", "Advanced"):
+        params = af.client.get(f"/dags/{DAG_ID}/details").json()["params"]
+        # The sections are an accordion: one is open at a time. Every section the DAG declares.
+        sections = {
+            param.get("section") or (param.get("schema") or {}).get("section")
+            for param in params.values()
+        } - {None}
+        assert len(sections) >= 3, params  # the check sees them
+        for section in sorted(sections):
             dialog.get_by_role("button", name=section, exact=True).click()
             page.wait_for_timeout(400)
             texts.append(str(dialog.inner_text()))
         shown = " ".join(" ".join(texts).replace("\xa0", " ").split())
-        params = af.client.get(f"/dags/{DAG_ID}/details").json()["params"]
         missing = [
             name
             for name, param in params.items()
