@@ -39,14 +39,16 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict plugins/autofix
 
 # Every layer (pyproject's markers): unit and airflow on two workers, then the end-to-end
-# layer, then the agent-CLI matrix alone (its worker processes take every core). Every step
-# runs, and the target fails if any did. The real agent CLIs are installed first (a no-op when
-# current).
+# layer, then alone: the agent-CLI matrix (its worker processes take every core) and the
+# browser test against `make up` (SQLite has one writer: beside the wheel install test's load
+# its first task's state update waited past the worker's timeout). Every step runs, and the
+# target fails if any did. The real agent CLIs are installed first (a no-op when current).
+ALONE := tests/test_e2e_real_clis.py tests/test_ui_make_up.py
 pytest: $(LLM_STAMP) agent-clis
 	@status=0; \
 	$(BIN)/pytest -m "not e2e" || status=1; \
-	$(BIN)/pytest -m e2e --ignore=tests/test_e2e_real_clis.py || status=1; \
-	$(BIN)/pytest -n 0 tests/test_e2e_real_clis.py || status=1; \
+	$(BIN)/pytest -m e2e $(addprefix --ignore=,$(ALONE)) || status=1; \
+	$(BIN)/pytest -n 0 $(ALONE) || status=1; \
 	exit $$status
 
 # The inner loop: the unit layer only, property tests at a twentieth of their examples, tests handed

@@ -50,7 +50,6 @@ def examples(count: int) -> int:
 # the end.
 _FIRST_FILES = (
     "test_provider_install.py",  # e2e: a fresh virtualenv with Airflow, 4-10 minutes
-    "test_ui_make_up.py",  # e2e: `make up` and four runs in Chromium, 6-13 minutes
     "test_agent_captures.py",
     "test_autonomous_fixing.py",
     "test_fuzz_parsers.py",
