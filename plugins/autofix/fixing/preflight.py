@@ -18,11 +18,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from autofix.connections.check import cli_version
+from autofix.connections.logins import LOGIN_STEPS
 from autofix.fixing import gitops
 from autofix.redact import redact
 from autofix.task.spec import installed_cli
 
-VERSION_TIMEOUT_S = 30.0
+STATUS_TIMEOUT_S = 30.0  # a login status call
 CLI_OF_AGENT = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
 
 
@@ -49,14 +51,14 @@ Run = Callable[[list[str], Mapping[str, str]], "subprocess.CompletedProcess[str]
 
 
 def run_cli(argv: list[str], env: Mapping[str, str]) -> subprocess.CompletedProcess[str] | None:
-    """A short CLI call (version, login status); None when it cannot start or hangs."""
+    """A login status call; None when it cannot start or hangs."""
     try:
         return subprocess.run(
             argv,
             env=dict(env),
             capture_output=True,
             text=True,
-            timeout=VERSION_TIMEOUT_S,
+            timeout=STATUS_TIMEOUT_S,
             stdin=subprocess.DEVNULL,
             check=False,
         )
@@ -85,15 +87,15 @@ def check_project(path: Path, *, empty_hint: str) -> Problem | None:
 
 
 def find_cli(
-    agent: str, env: Mapping[str, str], agent_clis_dir: str | None, run: Run = run_cli
+    agent: str, env: Mapping[str, str], agent_clis_dir: str | None
 ) -> CliFound | Problem | None:
-    """The agent's CLI with its version; a Problem when it is nowhere the task looks; None for
-    an agent without a CLI (the scripted stand-in)."""
+    """The agent's CLI with its version (where a task finds it: ``connections.check``'s
+    ``cli_version``); a Problem when it is nowhere the task looks or does not run; None for an
+    agent without a CLI (the scripted stand-in)."""
     name = CLI_OF_AGENT.get(agent)
     if name is None:
         return None
-    found = installed_cli(name, env, agent_clis_dir)
-    if found is None:
+    if installed_cli(name, env, agent_clis_dir) is None:
         where = (
             f"on PATH nor in {agent_clis_dir}/node_modules/.bin" if agent_clis_dir else "on PATH"
         )
@@ -102,20 +104,11 @@ def find_cli(
             "run `make agent-clis` (into .agents, see fixing.agent_clis_dir) or put "
             f"`{name}` on the worker's PATH",
         )
-    path = found[0]
-    done = run([path, "--version"], env)
-    if done is None or done.returncode != 0:
-        return Problem(
-            f"agent {agent}: `{path} --version` failed"
-            + (
-                f": {redact(done.stderr.strip().splitlines()[-1])}"
-                if done and done.stderr.strip()
-                else ""
-            ),
-            "reinstall it (`make agent-clis`) or check the worker's Node.js (20 or later)",
-        )
-    version = (done.stdout.strip().splitlines() or ["unknown version"])[0]
-    return CliFound(path, redact(version))
+    found = cli_version(name, env, agent_clis_dir)
+    if isinstance(found, str):  # it is there, but `--version` failed: "<what>. Next: <step>"
+        reason, _, step = redact(found).partition(". Next: ")
+        return Problem(f"agent {agent}: {reason}", step or "reinstall it (`make agent-clis`)")
+    return CliFound(found[0], redact(found[1]))
 
 
 def _claude_credentials(cli: str, env: Mapping[str, str], run: Run) -> Problem | None:
@@ -131,8 +124,7 @@ def _claude_credentials(cli: str, env: Mapping[str, str], run: Run) -> Problem |
     return Problem(
         "agent claude has no credentials: `claude auth status` says not logged in and "
         "ANTHROPIC_API_KEY is not set",
-        "set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`) in the "
-        "worker's environment, or run `claude /login` as the worker's user",
+        LOGIN_STEPS["claude"],
     )
 
 
@@ -149,8 +141,7 @@ def _codex_credentials(cli: str, env: Mapping[str, str], run: Run) -> Problem | 
     return Problem(
         "agent codex has no credentials: `codex login status` says not logged in and neither "
         "CODEX_API_KEY nor OPENAI_API_KEY is set",
-        "set CODEX_API_KEY (or OPENAI_API_KEY) in the worker's environment, or run "
-        "`codex login` as the worker's user",
+        LOGIN_STEPS["codex"],
     )
 
 
@@ -181,8 +172,7 @@ def _gemini_credentials(project: Path, env: Mapping[str, str], run: Run) -> Prob
     return Problem(
         "agent gemini has no credentials: GEMINI_API_KEY is not set and no auth method is "
         f"selected in {home / '.gemini' / 'settings.json'}",
-        "set GEMINI_API_KEY in the worker's environment (or GOOGLE_GENAI_USE_VERTEXAI=true "
-        "with GOOGLE_CLOUD_PROJECT), or run `gemini` once as the worker's user to log in",
+        LOGIN_STEPS["gemini"],
     )
 
 
@@ -214,7 +204,7 @@ def preflight(
     problem = check_project(project, empty_hint=empty_hint)
     if problem is not None:
         return problem
-    cli = find_cli(agent, env, agent_clis_dir, run)
+    cli = find_cli(agent, env, agent_clis_dir)
     if not isinstance(cli, CliFound):
         return cli
     return check_credentials(agent, cli.path, project, env, run) or cli

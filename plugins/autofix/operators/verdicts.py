@@ -14,6 +14,7 @@ import math
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from autofix.connections.logins import LOGIN_STEPS
 from autofix.costs import CostSource, combined_source
 from autofix.redact import redact
 from autofix.result import AttemptSpend, FailureKind, ParseResult, RetryClass, Status
@@ -74,23 +75,11 @@ NEXT_STEP: dict[Status, str] = {
 DEFAULT_NEXT_STEP = "read the agent's output above, fix the cause, then clear this task"
 
 
-# Where each agent's CLI reads its credentials, named in the advice for a failed login.
-CREDENTIALS_BY_AGENT: dict[str, str] = {
-    "claude": "set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`) in "
-    "the worker's environment or the task's env, or run `claude /login` as the worker's user",
-    "codex": "set CODEX_API_KEY (or OPENAI_API_KEY) in the worker's environment or the task's "
-    "env, or run `codex login` as the worker's user",
-    "gemini": "set GEMINI_API_KEY in the worker's environment or the task's env, or log in "
-    "with `gemini` as the worker's user",
-    "openai": "check the key in the Connection the task names as conn_id (its password)",
-}
-
-
 def next_step(result: ParseResult) -> str:
     """What to do about a failure: the advice for its kind, else for its status when it has
     no kind, else the generic line. A failed login names where that agent reads its key."""
-    if result.failure_kind is FailureKind.AUTH and result.agent in CREDENTIALS_BY_AGENT:
-        return f"{CREDENTIALS_BY_AGENT[result.agent]}, then clear this task"
+    if result.failure_kind is FailureKind.AUTH and result.agent in LOGIN_STEPS:
+        return f"{LOGIN_STEPS[result.agent]}, then clear this task"
     if result.failure_kind is not None:
         return NEXT_STEP_BY_KIND.get(result.failure_kind, DEFAULT_NEXT_STEP)
     return NEXT_STEP.get(result.status, DEFAULT_NEXT_STEP)
