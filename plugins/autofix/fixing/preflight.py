@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from autofix.agents.registry import format_class
 from autofix.connections.check import cli_version
 from autofix.connections.logins import LOGIN_STEPS
 from autofix.fixing import gitops
@@ -25,7 +26,6 @@ from autofix.redact import redact
 from autofix.task.spec import installed_cli
 
 STATUS_TIMEOUT_S = 30.0  # a login status call
-CLI_OF_AGENT = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,10 @@ def find_cli(
     """The agent's CLI with its version (where a task finds it: ``connections.check``'s
     ``cli_version``); a Problem when it is nowhere the task looks or does not run; None for an
     agent without a CLI (the scripted stand-in)."""
-    name = CLI_OF_AGENT.get(agent)
-    if name is None:
+    command = getattr(format_class(agent), "default_command", None)  # a CLI agent's own name
+    if not command:
         return None
+    name = command[0]
     if installed_cli(name, env, agent_clis_dir) is None:
         where = (
             f"on PATH nor in {agent_clis_dir}/node_modules/.bin" if agent_clis_dir else "on PATH"
