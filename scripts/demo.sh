@@ -34,7 +34,7 @@ mkdir -p "$DEMO" "$AIRFLOW_HOME"
 echo "==> scratch git repository: $PROJECT (FIXES.md left out: the agent must not see it)"
 "$BIN/python" - "$ROOT/examples/sample_project" "$PROJECT" <<'PY'
 import sys
-from autofix.fixing.gitops import init_scratch_copy
+from autofix.gitops import init_scratch_copy
 print("    initial commit", init_scratch_copy(sys.argv[1], sys.argv[2], exclude=["FIXES.md"])[:12])
 PY
 

@@ -15,9 +15,9 @@ import pytest
 from airflow_support import DagRunOutcome, run_dag_file
 
 from autofix.audit.stores.jsonl import JsonlStore
-from autofix.fixing import gitops
-from autofix.fixing.checks.model import error_count
-from autofix.fixing.checks.run import run_checks
+from autofix import gitops
+from autofix.checks.model import error_count
+from autofix.checks.run import run_checks
 from autofix.fixing.plan import HOOKS_FILE
 from autofix.operators.results import coerce_result
 from autofix.result import ParseResult, Status

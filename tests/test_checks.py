@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from autofix.fixing.checks import tools as checks
-from autofix.fixing.checks.detect import detect_checks
-from autofix.fixing.checks.issue_groups import group_issues, render_issues
-from autofix.fixing.checks.model import (
+from autofix.checks import tools as checks
+from autofix.checks.detect import detect_checks
+from autofix.checks.issue_groups import group_issues, render_issues
+from autofix.checks.model import (
     TOOL_FAILED,
     TOOL_MISSING,
     TOOL_TIMEOUT,
@@ -22,14 +22,14 @@ from autofix.fixing.checks.model import (
     CheckReport,
     error_count,
 )
-from autofix.fixing.checks.parsers import (
+from autofix.checks.parsers import (
     parse_eslint_json,
     parse_junit_xml,
     parse_mypy_text,
     parse_tsc_text,
 )
-from autofix.fixing.checks.run import run_check, run_checks
-from autofix.fixing.checks.tools import normalize_check
+from autofix.checks.run import run_check, run_checks
+from autofix.checks.tools import normalize_check
 
 E2E = pytest.mark.e2e  # runs the real ruff, mypy, pytest or npm on a scratch project
 

@@ -25,7 +25,7 @@ import pytest
 from airflow_support import DagRunOutcome, ensure_db, run_dag_file
 from forge_api import ForgeServer
 
-from autofix.fixing import gitops
+from autofix import gitops
 
 pytestmark = pytest.mark.airflow
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from autofix.errors import GitError
-from autofix.fixing import gitops
-from autofix.fixing.gitops import (
+from autofix import gitops
+from autofix.gitops import (
     commit_all,
     commits_between,
     create_branch,

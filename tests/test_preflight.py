@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autofix.fixing import gitops
+from autofix import gitops
 from autofix.fixing.preflight import CliFound, Problem, check_project, find_cli, preflight
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from forge_api import ForgeServer
 
 from autofix.config import AutofixConfig
 from autofix.errors import FixingError
-from autofix.fixing import gitops
+from autofix import gitops
 from autofix.fixing.approval import (
     Decision,
     approval_request,

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from autofix.fixing.checks.detect import detect_checks
-from autofix.fixing.checks.issue_groups import render_issues
-from autofix.fixing.checks.model import counts_by_tool, error_count
-from autofix.fixing.checks.run import run_checks
+from autofix.checks.detect import detect_checks
+from autofix.checks.issue_groups import render_issues
+from autofix.checks.model import counts_by_tool, error_count
+from autofix.checks.run import run_checks
 from autofix.fixing.circuit import IterationRecord, LoopState, evaluate
-from autofix.fixing.gitops import commit_all, commits_between, head, init_scratch_copy, is_clean
+from autofix.gitops import commit_all, commits_between, head, init_scratch_copy, is_clean
 
 pytestmark = pytest.mark.e2e  # the real ruff, mypy and pytest on the sample project
 

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from autofix.fixing import gitops
+from autofix import gitops
 
 pytestmark = [pytest.mark.airflow, pytest.mark.e2e, pytest.mark.timeout(420)]
 

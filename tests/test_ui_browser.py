@@ -43,7 +43,7 @@ from browser_support import (
 )
 from live_airflow import PASSWORD, ROOT, LiveAirflow
 
-from autofix.fixing import gitops
+from autofix import gitops
 from autofix.patterns.loader import DEFAULT_RULES
 
 pytestmark = [

@@ -186,7 +186,7 @@ class FixingError(AutofixError, RuntimeError):
 
 
 class GitError(AutofixError, RuntimeError):
-    """A git command failed. ``command`` and ``stderr`` come redacted (``fixing.gitops``)."""
+    """A git command failed. ``command`` and ``stderr`` come redacted (``gitops``)."""
 
     def __init__(self, command: Sequence[str], returncode: int | None, stderr: str, hint: str = ""):
         self.command = list(command)

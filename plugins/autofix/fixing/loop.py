@@ -9,10 +9,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from autofix.errors import FixingError, GitError
-from autofix.fixing import gitops
-from autofix.fixing.checks.issue_groups import render_issues
-from autofix.fixing.checks.model import CheckReport, counts_by_tool, error_count
-from autofix.fixing.checks.run import run_checks
+from autofix import gitops
+from autofix.checks.issue_groups import render_issues
+from autofix.checks.model import CheckReport, counts_by_tool, error_count
+from autofix.checks.run import run_checks
 from autofix.fixing.circuit import DEFAULT_PATIENCE, IterationRecord, LoopState, Verdict, evaluate
 
 

@@ -19,7 +19,7 @@ from pydantic import (
 from autofix.agents.registry import coding_agents, format_class
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError
-from autofix.fixing.checks.tools import normalize_check
+from autofix.checks.tools import normalize_check
 
 # Defaults a run's params may override, and the hooks file that configure_hooks writes.
 HOOKS_FILE = ".pre-commit-config.yaml"

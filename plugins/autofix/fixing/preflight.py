@@ -21,7 +21,7 @@ from pathlib import Path
 from autofix.agents.registry import format_class
 from autofix.connections.check import cli_version
 from autofix.connections.logins import LOGIN_STEPS
-from autofix.fixing import gitops
+from autofix import gitops
 from autofix.redact import redact
 from autofix.task.spec import installed_cli
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from autofix.errors import FixingError, GitError
-from autofix.fixing import gitops
+from autofix import gitops
 from autofix.fixing.plan import HOOKS_FILE, ProjectPlan
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from autofix.fixing.checks.model import KNOWN_CHECKS
+from autofix.checks.model import KNOWN_CHECKS
 from autofix.fixing.loop import LoopStatus
 from autofix.fixing.plan import HOOKS_FILE, ProjectPlan
 from autofix.fixing.testconfig import TestConfig

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from autofix.errors import FixingError, GitError
-from autofix.fixing import gitops
+from autofix import gitops
 from autofix.fixing.approval import Decision, changes_overview, nothing_to_review
 from autofix.fixing.forge import DEFAULT_API_URL, Forge, PullRequest, repository_in
 from autofix.fixing.plan import ProjectPlan

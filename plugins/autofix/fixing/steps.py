@@ -21,7 +21,7 @@ from autofix.audit.usage_report import build_report, render
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
 from autofix.fixing.approval import ApprovalRequest, Decision, approval_request, gate_skip_reason
-from autofix.fixing.gitops import Commit, init_scratch_copy
+from autofix.gitops import Commit, init_scratch_copy
 from autofix.fixing.loop import (
     LoopStatus,
     advance,

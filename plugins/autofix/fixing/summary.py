@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from autofix.config import AutofixConfig, resolve
 from autofix.costs import CostSource
-from autofix.fixing import gitops
+from autofix import gitops
 from autofix.fixing.circuit import LoopState
 from autofix.fixing.loop import LoopStatus, commits_since
 from autofix.fixing.plan import slug

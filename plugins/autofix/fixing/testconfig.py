@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError
-from autofix.fixing.checks.detect import detect_checks
-from autofix.fixing.checks.model import KNOWN_CHECKS
-from autofix.fixing.checks.tools import normalize_check
+from autofix.checks.detect import detect_checks
+from autofix.checks.model import KNOWN_CHECKS
+from autofix.checks.tools import normalize_check
 from autofix.fixing.plan import HOOKS_FILE, ProjectPlan, slug
 
 # Files whose change means the test setup may have changed: a cached answer is then stale.

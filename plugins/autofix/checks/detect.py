@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from autofix.fixing.checks.model import PYTHON_CHECKS
+from autofix.checks.model import PYTHON_CHECKS
 
 _NPM_PLACEHOLDER_TEST = 'echo "Error: no test specified" && exit 1'
 

@@ -19,8 +19,8 @@ from xml.etree import ElementTree
 
 # The module, not its names: find_tool and _mypy_has_json are looked up at call time, so a
 # test can replace them.
-from autofix.fixing.checks import tools
-from autofix.fixing.checks.model import (
+from autofix.checks import tools
+from autofix.checks.model import (
     TOOL_FAILED,
     TOOL_MISSING,
     TOOL_TIMEOUT,

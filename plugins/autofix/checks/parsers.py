@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from xml.etree import ElementTree
 
-from autofix.fixing.checks.model import CheckIssue, Severity, one_line
+from autofix.checks.model import CheckIssue, Severity, one_line
 
 
 def _relpath(path: str, project: Path) -> str:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from autofix.fixing.checks.model import KNOWN_CHECKS, CheckIssue
-from autofix.fixing.checks.parsers import (
+from autofix.checks.model import KNOWN_CHECKS, CheckIssue
+from autofix.checks.parsers import (
     parse_eslint_json,
     parse_junit_xml,
     parse_mypy_json,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from autofix.fixing.checks.model import (
+from autofix.checks.model import (
     TOOL_FAILED,
     TOOL_MISSING,
     TOOL_TIMEOUT,
