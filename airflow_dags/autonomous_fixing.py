@@ -23,8 +23,8 @@ import pendulum
 from airflow.sdk import DAG, Param, TaskGroup, task_group
 
 from autofix.agents.registry import coding_agents
-from autofix.config import load_config
 from autofix.checks.model import KNOWN_CHECKS
+from autofix.config import load_config
 from autofix.fixing.plan import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
 from autofix.operators.approval import ApprovalGateOperator, PublishOperator
 from autofix.operators.fixing import (

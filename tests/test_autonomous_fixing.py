@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from airflow_support import DagRunOutcome, run_dag_file
 
-from autofix.audit.stores.jsonl import JsonlStore
 from autofix import gitops
+from autofix.audit.stores.jsonl import JsonlStore
 from autofix.checks.model import error_count
 from autofix.checks.run import run_checks
 from autofix.fixing.plan import HOOKS_FILE

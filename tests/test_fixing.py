@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from autofix import gitops
 from autofix.config import AutofixConfig, load_config
 from autofix.errors import FixingError
-from autofix import gitops
 from autofix.fixing.circuit import LoopState
 from autofix.fixing.loop import CheckSnapshot, advance, baseline, fix_skip_reason, snapshot
 from autofix.fixing.plan import ProjectPlan, plan_projects

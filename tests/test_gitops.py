@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from autofix.errors import GitError
 from autofix import gitops
+from autofix.errors import GitError
 from autofix.gitops import (
     commit_all,
     commits_between,

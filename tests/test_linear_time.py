@@ -16,8 +16,8 @@ import pytest
 
 from autofix import redact
 from autofix.agents.events import json_docs
-from autofix.classify.normalize import normalize_line
 from autofix.checks.parsers import parse_mypy_text
+from autofix.classify.normalize import normalize_line
 from autofix.patterns.suggest import normalise
 from autofix.validation.extract import fenced_blocks
 

@@ -17,9 +17,9 @@ from typing import Any, ClassVar
 import pytest
 from forge_api import ForgeServer
 
+from autofix import gitops
 from autofix.config import AutofixConfig
 from autofix.errors import FixingError
-from autofix import gitops
 from autofix.fixing.approval import (
     Decision,
     approval_request,

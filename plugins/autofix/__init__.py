@@ -65,7 +65,9 @@ if TYPE_CHECKING:
         ValidationExhaustedError,
         ValidationFailedError,
         ValidationRefusedError,
+        VerifyConfigError,
     )
+    from autofix.finish import FinishReason
     from autofix.notices import AgentNotice, NoticeCode
     from autofix.parser import ResponseParser
     from autofix.patterns.loader import PatternStore
@@ -77,7 +79,6 @@ if TYPE_CHECKING:
         ErrorCategory,
         FailureKind,
         FieldError,
-        FinishReason,
         Outcome,
         ParseResult,
         RetryClass,
@@ -96,6 +97,15 @@ if TYPE_CHECKING:
     from autofix.validation.records import ValidationRun
     from autofix.validation.reply import LLMReply
     from autofix.validation.validator import OutputValidator
+    from autofix.verification import CheckKind, CheckOutcome, Verification
+    from autofix.verify.checks import (
+        CallableCheck,
+        Check,
+        CommandCheck,
+        ExpectChanges,
+        ExpectFiles,
+        ToolCheck,
+    )
 
 # Where each public name lives (the TYPE_CHECKING imports above say the same for type checkers;
 # tests/test_public_api.py keeps the two in step).
@@ -106,7 +116,6 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ErrorCategory",
         "FailureKind",
         "FieldError",
-        "FinishReason",
         "Outcome",
         "ParseResult",
         "RetryClass",
@@ -132,6 +141,17 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ValidationExhaustedError",
         "ValidationFailedError",
         "ValidationRefusedError",
+        "VerifyConfigError",
+    ),
+    "autofix.finish": ("FinishReason",),
+    "autofix.verification": ("CheckKind", "CheckOutcome", "Verification"),
+    "autofix.verify.checks": (
+        "CallableCheck",
+        "Check",
+        "CommandCheck",
+        "ExpectChanges",
+        "ExpectFiles",
+        "ToolCheck",
     ),
     "autofix.parser": ("ResponseParser",),
     "autofix.notices": ("AgentNotice", "NoticeCode"),

@@ -9,7 +9,8 @@ Each class also keeps the builtin base its callers used to catch (``ValueError``
     │   ├── PatternFileError               error_patterns.yaml cannot be used
     │   ├── AgentOptionError               an agent option its CLI cannot take, or given twice
     │   ├── SchemaImportError (ImportError) an output_schema import path names no pydantic model
-    │   └── ConnectionSettingsError        an agent's Airflow Connection has a field it cannot use
+    │   ├── ConnectionSettingsError        an agent's Airflow Connection has a field it cannot use
+    │   └── VerifyConfigError              a verify= item is none of the check forms
     ├── RunnerError                        the agent process could not be started
     │   └── ExecutableNotFoundError        its executable is not installed (not on PATH)
     ├── PayloadError (ValueError)          no JSON/YAML payload in an agent's answer
@@ -89,6 +90,10 @@ class SchemaImportError(ConfigError, ImportError):
 class ConnectionSettingsError(ConfigError):
     """An agent Connection's field is missing or invalid; the message names the conn_id, the
     field and what to put there (never the key)."""
+
+
+class VerifyConfigError(ConfigError):
+    """A ``verify=`` item is none of the check forms, or has a bad option."""
 
 
 class RunnerError(AutofixError):

@@ -23,8 +23,10 @@ from pydantic import (
 )
 
 from autofix.costs import CostSource, combined_source
+from autofix.finish import FinishReason as FinishReason  # re-exported: the value enums live here
 from autofix.notices import AgentNotice
 from autofix.redact import redact_stored, redact_value
+from autofix.verification import Verification
 
 MAX_BLOCK_CHARS = 500
 MAX_MESSAGE_LINES = 3
@@ -87,53 +89,6 @@ class RunStatus(StrEnum):
     UNKNOWN = "unknown"
 
 
-class FinishReason(StrEnum):
-    """Why the model stopped writing, normalised across providers."""
-
-    STOP = "stop"
-    LENGTH = "length"
-    REFUSAL = "refusal"
-    MAX_TURNS = "max_turns"
-    ERROR = "error"
-
-
-_LENGTH_STOPS = frozenset(
-    {"max_tokens", "length", "max_output_tokens", "model_length", "token_limit"}
-)
-_REFUSAL_STOPS = frozenset(
-    {
-        "refusal",
-        "content_filter",
-        "safety",
-        "recitation",
-        "prohibited_content",
-        "blocklist",
-        "blocked",
-        "spii",
-    }
-)
-_NORMAL_STOPS = frozenset(
-    {"end_turn", "stop", "stop_sequence", "tool_use", "pause_turn", "completed"}
-)
-
-
-def normalise_finish_reason(value: object) -> FinishReason | None:
-    """Claude ``stop_reason``, OpenAI ``finish_reason``, Gemini ``finishReason`` → FinishReason."""
-    if value is None:
-        return None
-    text = str(getattr(value, "value", value)).strip().lower()
-    if text in _LENGTH_STOPS:
-        return FinishReason.LENGTH
-    if text in _REFUSAL_STOPS:
-        return FinishReason.REFUSAL
-    if text in _NORMAL_STOPS:
-        return FinishReason.STOP
-    try:
-        return FinishReason(text)
-    except ValueError:
-        return None
-
-
 class FailureKind(StrEnum):
     """Why an agent run failed. Decided from structured fields first (agents/failures.py);
     ``FAILURE_KINDS`` gives each its status and retry class."""
@@ -152,6 +107,7 @@ class FailureKind(StrEnum):
     EMPTY_ANSWER = "empty_answer"  # the run ended without answer text
     STRUCTURED_OUTPUT = "structured_output"  # the answer does not fit the schema
     LOOP_DETECTED = "loop_detected"  # the CLI stopped the model repeating itself
+    VERIFICATION_FAILED = "verification_failed"  # success claimed, a verify= check failed
     # Permanent: AgentPermanentError, no retry; a person must change something first.
     AUTH = "auth"  # no, bad or expired credentials
     # Out of credit, over a spend limit, no quota at all: only a payment or a raised limit helps
@@ -186,6 +142,7 @@ FAILURE_KINDS: dict[FailureKind, tuple[Status, RetryClass]] = {
     FailureKind.EMPTY_ANSWER: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
     FailureKind.STRUCTURED_OUTPUT: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
     FailureKind.LOOP_DETECTED: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
+    FailureKind.VERIFICATION_FAILED: (Status.INVALID_OUTPUT, RetryClass.INVALID_OUTPUT),
     FailureKind.AUTH: (Status.AUTH_FAILED, RetryClass.PERMANENT),
     FailureKind.PERMISSION: (Status.AUTH_FAILED, RetryClass.PERMANENT),
     FailureKind.INVALID_REQUEST: (Status.INVALID_REQUEST, RetryClass.PERMANENT),
@@ -449,6 +406,8 @@ class ParseResult(BaseModel):
     # Every agent call of the task (validation attempts, Airflow tries) when it made several:
     # ``cost_usd`` and ``usage`` are then their sums.
     per_attempt: list[AttemptSpend] = Field(default_factory=list)
+    # The verify= checks after each attempt that claimed success (autofix.verification).
+    verification: list[Verification] = Field(default_factory=list)
 
     @field_validator("stderr_sample")
     @classmethod

@@ -65,8 +65,9 @@ from autofix.agents.fatal import FatalForm, FatalForms
 from autofix.agents.limit_flags import CLAUDE_LIMITS, claude_limit_args
 from autofix.agents.limits import LimitSupport
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
+from autofix.finish import normalise_finish_reason
 from autofix.notices import AgentNotice, NoticeCode, add_notice
-from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
 K = FailureKind
 _ERROR_SUBTYPES: dict[str, tuple[FailureKind, FinishReason]] = {

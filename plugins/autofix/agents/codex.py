@@ -59,8 +59,9 @@ from autofix.agents.fatal import FatalForm, FatalForms, NoticeForm, NoticeForms
 from autofix.agents.limit_flags import CODEX_LIMITS, FULL_AUTO_SANDBOX, codex_mcp_overrides
 from autofix.agents.limits import LimitSupport
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
+from autofix.finish import normalise_finish_reason
 from autofix.notices import AgentNotice, NoticeCode, add_notice
-from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
 K = FailureKind
 # CodexErr Display texts (0.169.0, codex-rs/protocol/src/error.rs) → kind. Matched at the start

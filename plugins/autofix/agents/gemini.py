@@ -66,8 +66,9 @@ from autofix.agents.gemini_settings import run_home
 from autofix.agents.limit_flags import GEMINI_LIMITS, gemini_limit_settings
 from autofix.agents.limits import LimitSupport
 from autofix.agents.watch import RetryNotice, RetryWatcher, WatchSettings, notice_for_status
+from autofix.finish import normalise_finish_reason
 from autofix.notices import AgentNotice, NoticeCode, add_notice
-from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
 K = FailureKind
 _STREAM_TYPES = frozenset({"init", "message", "tool_use", "tool_result", "error", "result"})

@@ -25,8 +25,9 @@ from autofix.agents.failures import (
     status_for_kind,
 )
 from autofix.agents.fatal import FatalForm, FatalForms, NoticeForm, NoticeForms
+from autofix.finish import normalise_finish_reason
 from autofix.notices import NoticeCode
-from autofix.result import FailureKind, FinishReason, RunStatus, normalise_finish_reason
+from autofix.result import FailureKind, FinishReason, RunStatus
 
 K = FailureKind
 

@@ -30,6 +30,7 @@ from autofix.result import (
     redact_lines,
     truncate,
 )
+from autofix.verification import Verification
 
 # Bounds keep one record well under a few hundred KiB: a JSONL line and an S3 object alike.
 MAX_INSTRUCTIONS_CHARS = 200_000
@@ -225,6 +226,8 @@ class InteractionResult(BaseModel):
     matched_rules: list[str] = Field(default_factory=list)
     # Non-noise stderr lines (ParseResult.stderr_sample): `autofix patterns suggest` reads them.
     stderr_sample: list[str] = Field(default_factory=list)
+    # The verify= checks after this attempt (redacted and bounded when they were made).
+    verification: list[Verification] = Field(default_factory=list)
     output_hash: str = ""
     _prepared: bool = PrivateAttr(default=False)
 
@@ -363,6 +366,7 @@ def interaction_from_parse_result(
         notices=list(result.notices),
         matched_rules=list(result.matched_rules),
         stderr_sample=list(result.stderr_sample),
+        verification=list(result.verification),
     )
     return Interaction(
         envelope=envelope,

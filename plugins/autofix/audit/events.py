@@ -25,6 +25,8 @@ class EventName(StrEnum):
     RETRY_STARTED = "validation.retry_started"
     RETRY_PASSED = "validation.retry_passed"
     RETRY_FAILED = "validation.retry_failed"
+    VERIFICATION_PASSED = "verification.passed"
+    VERIFICATION_FAILED = "verification.failed"
     RESULT_ACCEPTED = "result.accepted"
     RESULT_REJECTED = "result.rejected"
     FIX_COMMITTED = "fix.committed"
@@ -34,14 +36,17 @@ class EventName(StrEnum):
 _START = "<start>"
 _NEW_CYCLE = frozenset({EventName.AGENT_STARTED})
 _VERDICTS = frozenset({EventName.RESULT_ACCEPTED, EventName.RESULT_REJECTED})
+_VERIFIED = frozenset({EventName.VERIFICATION_PASSED, EventName.VERIFICATION_FAILED})
 
 # The contract, per chain (one operation within one DAG run):
 #   1. agent.started -> agent.completed
 #   2. validation.started -> validation.passed | validation.failed
 #   3. validation.retry_started -> (the retry's agent call)
 #      -> validation.retry_passed | validation.retry_failed
-#   4. result.accepted | result.rejected
-#   5. fix.committed
+#   4. verification.passed | verification.failed (verify= checks, after a claimed success)
+#      -> validation.retry_started on a failed check that is sent back
+#   5. result.accepted | result.rejected
+#   6. fix.committed
 # An event out of order is still recorded; the summary then says event_order_violation: true.
 # Names outside the contract (budget.exhausted, alert.fired) are recorded and not ordered.
 # previous event -> the events allowed to follow it.
@@ -53,6 +58,7 @@ ALLOWED_NEXT: dict[str, frozenset[str]] = {
             EventName.VALIDATION_STARTED,
             EventName.RETRY_PASSED,
             EventName.RETRY_FAILED,
+            *_VERIFIED,
             *_VERDICTS,
         }
     ),
@@ -64,12 +70,14 @@ ALLOWED_NEXT: dict[str, frozenset[str]] = {
             EventName.RETRY_FAILED,
         }
     ),
-    EventName.VALIDATION_PASSED: _VERDICTS,
+    EventName.VALIDATION_PASSED: _VERIFIED | _VERDICTS,
     EventName.VALIDATION_FAILED: frozenset({EventName.RETRY_STARTED, *_VERDICTS}),
     EventName.RETRY_STARTED: frozenset(
         {EventName.AGENT_STARTED, EventName.RETRY_PASSED, EventName.RETRY_FAILED}
     ),
-    EventName.RETRY_PASSED: _VERDICTS,
+    EventName.RETRY_PASSED: _VERIFIED | _VERDICTS,
+    EventName.VERIFICATION_PASSED: _VERDICTS,
+    EventName.VERIFICATION_FAILED: frozenset({EventName.RETRY_STARTED, *_VERDICTS}),
     EventName.RETRY_FAILED: frozenset({EventName.RETRY_STARTED, *_VERDICTS}),
     # A verdict or a commit ends a cycle; an Airflow task retry or a next pass starts another.
     EventName.RESULT_ACCEPTED: frozenset({EventName.FIX_COMMITTED, *_NEW_CYCLE}),

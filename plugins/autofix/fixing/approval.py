@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from autofix.errors import GitError
 from autofix import gitops
+from autofix.errors import GitError
 from autofix.fixing.plan import Handoff, ProjectPlan
 from autofix.fixing.prepare import Prepared
 from autofix.fixing.summary import ProjectSummary, tool_counts

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from autofix.errors import FixingError, GitError
 from autofix import gitops
 from autofix.checks.issue_groups import render_issues
 from autofix.checks.model import CheckReport, counts_by_tool, error_count
 from autofix.checks.run import run_checks
+from autofix.errors import FixingError, GitError
 from autofix.fixing.circuit import DEFAULT_PATIENCE, IterationRecord, LoopState, Verdict, evaluate
 
 

@@ -17,9 +17,9 @@ from pydantic import (
 )
 
 from autofix.agents.registry import coding_agents, format_class
+from autofix.checks.tools import normalize_check
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError
-from autofix.checks.tools import normalize_check
 
 # Defaults a run's params may override, and the hooks file that configure_hooks writes.
 HOOKS_FILE = ".pre-commit-config.yaml"

@@ -18,10 +18,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from autofix import gitops
 from autofix.agents.registry import format_class
 from autofix.connections.check import cli_version
 from autofix.connections.logins import LOGIN_STEPS
-from autofix import gitops
 from autofix.redact import redact
 from autofix.task.spec import installed_cli
 

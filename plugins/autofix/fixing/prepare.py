@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from autofix.errors import FixingError, GitError
 from autofix import gitops
+from autofix.errors import FixingError, GitError
 from autofix.fixing.plan import HOOKS_FILE, ProjectPlan
 
 

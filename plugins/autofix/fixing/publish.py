@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from autofix.errors import FixingError, GitError
 from autofix import gitops
+from autofix.errors import FixingError, GitError
 from autofix.fixing.approval import Decision, changes_overview, nothing_to_review
 from autofix.fixing.forge import DEFAULT_API_URL, Forge, PullRequest, repository_in
 from autofix.fixing.plan import ProjectPlan

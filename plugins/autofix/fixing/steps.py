@@ -21,7 +21,6 @@ from autofix.audit.usage_report import build_report, render
 from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
 from autofix.fixing.approval import ApprovalRequest, Decision, approval_request, gate_skip_reason
-from autofix.gitops import Commit, init_scratch_copy
 from autofix.fixing.loop import (
     LoopStatus,
     advance,
@@ -53,6 +52,7 @@ from autofix.fixing.summary import (
     write_summary,
 )
 from autofix.fixing.testconfig import TestConfig, TestConfigCache, choose_checks
+from autofix.gitops import Commit, init_scratch_copy
 from autofix.redact import redact
 from autofix.result import ParseResult
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from autofix import gitops
 from autofix.config import AutofixConfig, resolve
 from autofix.costs import CostSource
-from autofix import gitops
 from autofix.fixing.circuit import LoopState
 from autofix.fixing.loop import LoopStatus, commits_since
 from autofix.fixing.plan import slug

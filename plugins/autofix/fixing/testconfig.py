@@ -11,11 +11,11 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from autofix.config import AutofixConfig, resolve
-from autofix.errors import FixingError
 from autofix.checks.detect import detect_checks
 from autofix.checks.model import KNOWN_CHECKS
 from autofix.checks.tools import normalize_check
+from autofix.config import AutofixConfig, resolve
+from autofix.errors import FixingError
 from autofix.fixing.plan import HOOKS_FILE, ProjectPlan, slug
 
 # Files whose change means the test setup may have changed: a cached answer is then stale.

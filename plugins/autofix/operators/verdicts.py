@@ -60,6 +60,9 @@ NEXT_STEP_BY_KIND: dict[FailureKind, str] = {
     "and the failure report, then adjust the prompt or the schema",
     FailureKind.LOOP_DETECTED: "the agent CLI stopped the model repeating itself: make the "
     "prompt more specific or lower the task's scope",
+    FailureKind.VERIFICATION_FAILED: "the agent said it was done but a verify= check failed: "
+    "read the checks' errors above (and what was sent back), then fix the task's prompt, the "
+    "project or the check, and clear this task",
 }
 # A result without a kind (a caller's own verdict) is named by its status, and advised by it.
 NEXT_STEP: dict[Status, str] = {

@@ -45,6 +45,7 @@ from autofix.task.agent_task import AgentTask
 from autofix.task.livelog import safe_name
 from autofix.task.spec import AgentTaskSpec, TraceContext
 from autofix.validation.strategies import check_strategy
+from autofix.verify.checks import as_checks
 
 if TYPE_CHECKING:
     from airflow.sdk import Context
@@ -162,6 +163,11 @@ class AIWrapperOperator(BaseOperator):
     ``fallback_model`` and ``extra_args`` (appended to the CLI's command line). One the agent
     cannot take, a value it does not accept, or one also given by its older ``agent_options``
     key raises ``autofix.errors.AgentOptionError`` when the DAG is parsed.
+
+    ``verify``: checks run in ``cwd`` after the agent reports success (a command, a known tool,
+    ``"expect_changes"``, ``{"expect_files": [...]}``, a callable; docs/verification.md). A
+    failed check is ``verification_failed``: the agent is resumed with the checks' errors, up
+    to ``max_attempts``, and each attempt's check results are in the XCom and the audit.
     """
 
     template_fields: Sequence[str] = (
@@ -214,6 +220,7 @@ class AIWrapperOperator(BaseOperator):
         mcp_servers: Mapping[str, Mapping[str, Any] | McpServer] | None = None,
         fallback_model: str | None = None,
         extra_args: Sequence[str] | None = None,
+        verify: Sequence[Any] | None = None,
         **kwargs: Any,
     ) -> None:
         # Airflow 3.3's per-try delay: the wait the agent's output asked for (a user's own
@@ -266,6 +273,8 @@ class AIWrapperOperator(BaseOperator):
         self.agent_clis_dir = agent_clis_dir
         # Notices of the CLI that fail the task although its result says success.
         self.fail_on = check_fail_on(fail_on)
+        # Checks after a claimed success (autofix.verify); a bad item fails the DAG's parse.
+        self.verify = as_checks(verify)
         self._task: AgentTask | None = None
 
     # -- execution ----------------------------------------------------------------------
@@ -332,6 +341,7 @@ class AIWrapperOperator(BaseOperator):
             patterns=self.patterns,
             agent_clis_dir=self.agent_clis_dir,
             fail_on=self.fail_on,
+            verify=self.verify,
         )
 
     def execute(self, context: Context) -> dict[str, Any]:
@@ -349,6 +359,7 @@ class AIWrapperOperator(BaseOperator):
             recorder=recorder,
             log=self.log,  # type: ignore[arg-type]
             raw_dir=raw_output_dir(config, context),
+            verify_context=context,
         )
         self._task = task
         try:

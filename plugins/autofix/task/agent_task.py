@@ -50,6 +50,7 @@ from autofix.task.spec import (
     attempt_policy,
     project_cli,
 )
+from autofix.task.verified import VerifyLoop
 from autofix.validation.escalation import Escalation
 from autofix.validation.loop import AttemptLoop
 from autofix.validation.outcome import ValidationOutcome
@@ -58,6 +59,7 @@ from autofix.validation.records import AttemptRecord, ValidationRun
 from autofix.validation.reply import LLMReply
 from autofix.validation.schema import resolve_schema
 from autofix.validation.validator import OutputValidator
+from autofix.verify.verifier import Verifier
 
 
 class AgentCallError(AutofixError):
@@ -118,8 +120,11 @@ class AgentTask:
         log: logging.Logger | None = None,
         log_line: LogLine | None = None,
         raw_dir: Path | None = None,
+        verify_context: Any = None,
     ) -> None:
         self.spec = spec
+        self.verify_context = verify_context  # what a verify= callable gets (Airflow's context)
+        self._verifying = False  # a claimed success is recorded after its checks, not before
         self.config = config
         self.trace = trace
         self.recorder = recorder
@@ -309,7 +314,11 @@ class AgentTask:
         return None
 
     def _record(self, result: ParseResult) -> None:
-        """One audit record per attempt, with the final (validated) verdict."""
+        """One audit record per attempt, with the final (validated, verified) verdict."""
+        if not (self._verifying and result.success):
+            self._write_record(result)
+
+    def _write_record(self, result: ParseResult) -> None:
         if self.recorder is None or self._last_envelope is None:
             return
         self.recorder.record_attempt(
@@ -348,7 +357,45 @@ class AgentTask:
         )
 
     def run(self) -> ParseResult:
-        """One call, or the validated attempt loop when ``output_schema`` is set."""
+        """One call, or the validated attempt loop when ``output_schema`` is set; then the
+        ``verify`` checks, the agent resumed with their errors while one fails."""
+        if not self.spec.verify:
+            return self._run_unverified()
+        verifier = Verifier(self.spec.verify, self.spec.cwd, self.verify_context)
+        verifier.begin()
+        policy = self._policy()
+        loop = VerifyLoop(
+            verifier,
+            max_attempts=policy.allowed_attempts,
+            abort_on_identical_errors=policy.abort_on_identical_errors,
+            resumes=self.format.supports_resume,
+            log=self.log,
+            call_again=self._call_again,
+            record=self._write_record,
+            event=self._validation_event,
+            verdict=self._emit_verdict,
+        )
+        self._verifying = True
+        try:
+            first = self._run_unverified()
+            result = loop.run(first, self.spec.prompt)
+        finally:
+            self._verifying = False
+        return self._summed(result.model_copy(update={"attempts": result.attempt}))
+
+    def _call_again(self, prompt: str, attempt: int, session: str | None) -> ParseResult:
+        """A verify retry: one call, its answer validated once when a schema is set."""
+        schema = resolve_schema(self.spec.output_schema) if self.spec.output_schema else None
+        result = self.call_once(prompt, attempt=attempt, resume_session_id=session, schema=schema)
+        if schema is None or not _answerable(result):
+            return result
+        outcome = self._validator(schema).validate_reply(_reply_from(result))
+        self._validated_event(attempt, outcome)
+        return outcome.to_parse_result(
+            result, operation=self.spec.operation, attempt=attempt, attempts=attempt
+        )
+
+    def _run_unverified(self) -> ParseResult:
         if self.spec.output_schema is None:
             result = self.call_once(self.spec.prompt, resume_session_id=self.spec.resume_session_id)
             self._record(result)
@@ -479,6 +526,10 @@ class AgentTask:
         self._validation_event(name, attempt, {"error_categories": categories})
 
     def _verdict(self, result: ParseResult) -> None:
+        if not (self._verifying and result.success):
+            self._emit_verdict(result)
+
+    def _emit_verdict(self, result: ParseResult) -> None:
         name = EventName.RESULT_ACCEPTED if result.success else EventName.RESULT_REJECTED
         self._validation_event(name, result.attempt, {"status": result.status.value})
 

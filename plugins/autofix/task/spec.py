@@ -19,6 +19,7 @@ from autofix.result import RetryStrategy
 from autofix.validation.adaptive import AdaptiveAdvisor
 from autofix.validation.policy import AttemptPolicy
 from autofix.validation.strategies import check_strategy
+from autofix.verify.checks import Check
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class AgentTaskSpec:
     # What the CLI may report that fails the task although its result says success
     # (result.NoticeCode: denied_tool, mcp_server_failed, loop_detected, compacted).
     fail_on: tuple[NoticeCode, ...] = ()
+    # Checks run after an attempt that claims success (autofix.verify.checks.as_checks).
+    verify: tuple[Check, ...] = ()
 
 
 def attempt_policy(

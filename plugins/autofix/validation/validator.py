@@ -10,7 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from autofix.errors import PayloadError
-from autofix.result import ErrorCategory, FieldError, FinishReason, Status, normalise_finish_reason
+from autofix.finish import normalise_finish_reason
+from autofix.result import ErrorCategory, FieldError, FinishReason, Status
 from autofix.validation.extract import PayloadFormat
 from autofix.validation.field_errors import SemanticValidator, validate_value
 from autofix.validation.outcome import ValidationOutcome

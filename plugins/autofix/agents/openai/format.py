@@ -23,7 +23,8 @@ from autofix.agents.base import AgentFormat, AgentOutcome, AgentRequest, EventPa
 from autofix.agents.events import JsonEventParser, add_error, as_float, as_int
 from autofix.agents.limits import LIMIT_NAMES, LimitSupport
 from autofix.agents.openai.client import DEFAULT_API_KEY_ENV, ClientRequest, ConstrainedAs, Mode
-from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage, normalise_finish_reason
+from autofix.finish import normalise_finish_reason
+from autofix.result import FailureKind, FinishReason, RunStatus, TokenUsage
 
 BASE_URL_ENVS = ("AUTOFIX_OPENAI_BASE_URL", "OPENAI_BASE_URL")
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

@@ -1,0 +1,1 @@
+"""Checks after the agent: ``verify=`` on an agent task (docs/verification.md)."""
