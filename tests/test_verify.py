@@ -249,3 +249,32 @@ def test_two_checks_with_one_name_are_refused() -> None:
 def test_callable_check_instances_pass_through() -> None:
     check = CallableCheck(name="mine", function=lambda r, c: None)
     assert as_checks([check]) == (check,)
+
+
+def test_metrics_and_the_report_count_verification_by_check(tmp_path: Path) -> None:
+    from autofix.audit.metrics import ChainOutcome, compute_metrics
+    from autofix.audit.prometheus import to_prometheus
+    from autofix.audit.usage_report import build_report, render
+
+    result, store = run(tmp_path, CLAIMS_WITHOUT_CHANGE, ["expect_changes", "test -f ok.txt"])
+    assert result.success
+    items = list(store.iter_all())
+    snap = compute_metrics(items)
+    assert snap.verification_failures == {"expect_changes": 1, "test_-f_ok.txt": 1}
+    assert snap.verification_recovery[("expect_changes", ChainOutcome.RECOVERED)] == 1
+    assert 'autofix_verification_recovery_total{check="expect_changes",outcome="recovered"} 1' in (
+        to_prometheus(snap)
+    )
+    report = build_report(items, store="memory")
+    rows = {row.check: row for row in report.verification_by_check}
+    assert (rows["expect_changes"].failed_attempts, rows["expect_changes"].recovered) == (1, 1)
+    assert "Verification (verify= checks)" in render(report)
+
+
+def test_a_stopped_verification_chain_is_finished_not_in_flight(tmp_path: Path) -> None:
+    from autofix.audit.metrics import ChainOutcome, compute_metrics
+
+    _, store = run(tmp_path, '- text: "All done."\n', ["expect_changes"], max_attempts=5)
+    snap = compute_metrics(store.iter_all())
+    assert (snap.chains_final, snap.chains_in_flight) == (1, 0)
+    assert snap.verification_recovery[("expect_changes", ChainOutcome.EXHAUSTED)] == 1

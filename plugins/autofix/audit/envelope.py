@@ -316,6 +316,8 @@ class Interaction(BaseModel):
             return True
         if result.retry_class is not RetryClass.INVALID_OUTPUT:
             return True
+        if result.verification and not result.verification[-1].feedback:
+            return True  # a failed verification that nothing was sent back for: the loop stopped
         return result.attempt_number >= self.envelope.retry_policy.max_attempts
 
     @classmethod

@@ -117,6 +117,9 @@ class MetricsSnapshot:
     retry_recovery: Counter[tuple[str, ChainOutcome]] = field(
         default_factory=Counter
     )  # (category of attempt 1, outcome)
+    # verify= checks: failed attempts per check, and per check how its chains ended
+    verification_failures: Counter[str] = field(default_factory=Counter)
+    verification_recovery: Counter[tuple[str, ChainOutcome]] = field(default_factory=Counter)
     noise_lines_suppressed: int = 0
     rule_hits: Counter[str] = field(default_factory=Counter)
     budget_day_calls: int = 0
@@ -162,6 +165,9 @@ def compute_metrics(
             snap.rule_hits[safe_label(rule)] += 1
         for error in result.validation_errors:
             snap.validation_error_types[error.category.value] += 1
+        for verification in result.verification:
+            for check in verification.failed:
+                snap.verification_failures[safe_label(check.name)] += 1
         if aware(item.recorded_at).astimezone(UTC).date() == today:
             snap.budget_day_calls += 1
             snap.budget_day_cost_usd += result.cost_usd or 0.0
@@ -174,6 +180,7 @@ def compute_metrics(
             continue
         snap.chains_final += 1
         snap.retry_attempts_hist[chain.retries] += 1
+        _count_verification(snap, chain)
         if chain.succeeded:
             snap.validation_final_success += 1
         else:
@@ -192,3 +199,16 @@ def compute_metrics(
     observed = max(snap.retry_attempts_hist, default=0)
     snap.max_retries_bucket = max(observed, histogram_max or 0)
     return snap
+
+
+def _count_verification(snap: MetricsSnapshot, chain: Chain) -> None:
+    """Each check that failed in a finished chain: recovered when the chain ended verified."""
+    failed = {
+        safe_label(check.name)
+        for item in chain.attempts
+        for verification in item.result.verification
+        for check in verification.failed
+    }
+    outcome = ChainOutcome.RECOVERED if chain.succeeded else ChainOutcome.EXHAUSTED
+    for name in failed:
+        snap.verification_recovery[(name, outcome)] += 1

@@ -95,6 +95,18 @@ def to_prometheus(snap: MetricsSnapshot) -> str:
     )
     for (category, outcome), count in sorted(snap.retry_recovery.items()):
         out.sample("retry_recovery_by_error_type_total", count, category=category, outcome=outcome)
+    out.family(
+        "verification_failures_total", "counter", "Attempts in which a verify= check failed."
+    )
+    for check, count in sorted(snap.verification_failures.items()):
+        out.sample("verification_failures_total", count, check=check)
+    out.family(
+        "verification_recovery_total",
+        "counter",
+        "Finished chains in which a verify= check failed, by how they ended.",
+    )
+    for (check, outcome), count in sorted(snap.verification_recovery.items()):
+        out.sample("verification_recovery_total", count, check=check, outcome=outcome)
 
     out.family(
         "classifier_noise_lines_suppressed_total", "counter", "Stderr lines classified as noise."

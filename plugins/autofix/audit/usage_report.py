@@ -11,7 +11,13 @@ from typing import Literal
 from pydantic import BaseModel, Field, computed_field
 
 from autofix.audit.envelope import Interaction, aware
-from autofix.audit.metrics import Chain, ChainOutcome, build_chains, compute_metrics
+from autofix.audit.metrics import (
+    Chain,
+    ChainOutcome,
+    MetricsSnapshot,
+    build_chains,
+    compute_metrics,
+)
 from autofix.costs import CostSource, describe_cost
 from autofix.result import truncate
 
@@ -55,6 +61,15 @@ class RecoveryRow(BaseModel):
     def rate(self) -> float:
         total = self.recovered + self.exhausted
         return self.recovered / total if total else 0.0
+
+
+class VerificationRow(BaseModel):
+    """One verify= check: the attempts it failed, and the chains it failed in by their end."""
+
+    check: str
+    failed_attempts: int
+    recovered: int
+    exhausted: int
 
 
 class RetryStats(BaseModel):
@@ -114,6 +129,7 @@ class Report(BaseModel):
     top_error_types: list[ErrorTypeRow] = Field(default_factory=list)
     failure_statuses: dict[str, int] = Field(default_factory=dict)
     recovery_by_error_type: list[RecoveryRow] = Field(default_factory=list)
+    verification_by_check: list[VerificationRow] = Field(default_factory=list)
     retry: RetryStats = Field(default_factory=RetryStats)
     avg_calls_per_validated_answer: float | None = None
     avg_cost_per_validated_answer_usd: float | None = None
@@ -232,6 +248,7 @@ def build_report(
         recovery_by_error_type=sorted(
             recovery.values(), key=lambda row: (-(row.recovered + row.exhausted), row.category)
         ),
+        verification_by_check=_verification_rows(snap),
         retry=RetryStats(
             finished_chains=len(finished),
             in_flight_chains=snap.chains_in_flight,
@@ -256,6 +273,20 @@ def build_report(
         ],
         recent_failures=[_failure_entry(chain) for chain in failed_chains[:failures]],
     )
+
+
+def _verification_rows(snap: MetricsSnapshot) -> list[VerificationRow]:
+    checks = set(snap.verification_failures) | {c for c, _ in snap.verification_recovery}
+    rows = [
+        VerificationRow(
+            check=check,
+            failed_attempts=snap.verification_failures[check],
+            recovered=snap.verification_recovery[(check, ChainOutcome.RECOVERED)],
+            exhausted=snap.verification_recovery[(check, ChainOutcome.EXHAUSTED)],
+        )
+        for check in checks
+    ]
+    return sorted(rows, key=lambda row: (-row.failed_attempts, row.check))
 
 
 # --------------------------------------------------------------------------- rendering
@@ -344,6 +375,16 @@ def render(report: Report, fmt: ReportFormat = "text") -> str:
         [
             [row.category, str(row.recovered), str(row.exhausted), _pct(row.rate)]
             for row in report.recovery_by_error_type
+        ],
+        md,
+    )
+
+    heading("Verification (verify= checks)")
+    out += _table(
+        ["check", "failed attempts", "recovered", "exhausted"],
+        [
+            [row.check, str(row.failed_attempts), str(row.recovered), str(row.exhausted)]
+            for row in report.verification_by_check
         ],
         md,
     )
