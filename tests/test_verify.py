@@ -67,7 +67,7 @@ def run(
                 "scenario": scenario(tmp_path, steps, fmt),
                 "state_dir": str(tmp_path / "state"),
             },
-            verify=as_checks(verify),
+            verify=verify,
             **spec,
         ),
         config=AutofixConfig(),

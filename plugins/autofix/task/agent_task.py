@@ -59,6 +59,7 @@ from autofix.validation.records import AttemptRecord, ValidationRun
 from autofix.validation.reply import LLMReply
 from autofix.validation.schema import resolve_schema
 from autofix.validation.validator import OutputValidator
+from autofix.verify.checks import as_checks
 from autofix.verify.verifier import Verifier
 
 
@@ -361,7 +362,7 @@ class AgentTask:
         ``verify`` checks, the agent resumed with their errors while one fails."""
         if not self.spec.verify:
             return self._run_unverified()
-        verifier = Verifier(self.spec.verify, self.spec.cwd, self.verify_context)
+        verifier = Verifier(as_checks(self.spec.verify), self.spec.cwd, self.verify_context)
         verifier.begin()
         policy = self._policy()
         loop = VerifyLoop(

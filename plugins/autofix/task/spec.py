@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +19,6 @@ from autofix.result import RetryStrategy
 from autofix.validation.adaptive import AdaptiveAdvisor
 from autofix.validation.policy import AttemptPolicy
 from autofix.validation.strategies import check_strategy
-from autofix.verify.checks import Check
 
 
 @dataclass(frozen=True)
@@ -66,8 +65,9 @@ class AgentTaskSpec:
     # What the CLI may report that fails the task although its result says success
     # (result.NoticeCode: denied_tool, mcp_server_failed, loop_detected, compacted).
     fail_on: tuple[NoticeCode, ...] = ()
-    # Checks run after an attempt that claims success (autofix.verify.checks.as_checks).
-    verify: tuple[Check, ...] = ()
+    # Checks run after an attempt that claims success: Check objects or any item
+    # autofix.verify.checks.as_checks takes ("pytest -q", "expect_changes", a callable, ...).
+    verify: Sequence[object] = ()
 
 
 def attempt_policy(
