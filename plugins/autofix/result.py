@@ -164,8 +164,8 @@ RETRY_ACTIONS: dict[RetryClass, str] = {
     RetryClass.TRANSIENT: "an ordinary exception: Airflow's retries apply, after the wait the "
     "output asked for when it gave one",
     RetryClass.ERROR: "an ordinary exception: Airflow's retries apply as the task sets them",
-    RetryClass.INVALID_OUTPUT: "retried with feedback inside the task when output_schema is set, "
-    "then AgentPermanentError",
+    RetryClass.INVALID_OUTPUT: "retried with feedback inside the task when output_schema or "
+    "verify= is set, then AgentPermanentError",
     RetryClass.PERMANENT: "AgentPermanentError: one line, no retry",
 }
 
