@@ -278,3 +278,22 @@ def test_a_stopped_verification_chain_is_finished_not_in_flight(tmp_path: Path) 
     snap = compute_metrics(store.iter_all())
     assert (snap.chains_final, snap.chains_in_flight) == (1, 0)
     assert snap.verification_recovery[("expect_changes", ChainOutcome.EXHAUSTED)] == 1
+
+
+def test_expect_changes_sees_an_edit_to_an_untracked_file_and_leaves_the_index_alone(
+    tmp_path: Path,
+) -> None:
+    from autofix.verify.run import tree_state
+
+    repo = git_repo(tmp_path / "r")
+    (repo / "notes.txt").write_text("draft\n")  # untracked before the agent runs
+    before = tree_state(repo)
+    index = (repo / ".git" / "index").read_bytes()
+    (repo / "notes.txt").write_text("final\n")
+    after = tree_state(repo)
+    assert before is not None and after is not None
+    assert before.head == after.head and before.tree != after.tree
+    assert (repo / ".git" / "index").read_bytes() == index
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert tree_state(plain) is None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -44,23 +46,34 @@ MAX_VALIDATED_BYTES = 20 * 1024 * 1024  # expect_files valid=json|yaml reads at 
 
 @dataclass(frozen=True)
 class TreeState:
-    """Where the work tree stood: HEAD and a fingerprint of its uncommitted changes."""
+    """Where the work tree stood: HEAD, and the tree object its files (tracked, changed and
+    untracked, .gitignore honoured) would make."""
 
-    head: str | None
-    changes: str
+    head: str
+    tree: str
 
 
 def tree_state(cwd: Path) -> TreeState | None:
-    """None outside a git repository (expect_changes then fails, saying so)."""
+    """None outside a git repository with a commit (expect_changes then fails, saying so).
+    The files are hashed into a throwaway index, a copy of the real one (so only changed files
+    are read again), so the repository's own index is never touched."""
     try:
-        head = gitops.head(cwd) if gitops.repo_top(cwd) is not None else None
-        if head is None:
+        if gitops.repo_top(cwd) is None:
             return None
-        status = gitops.git(cwd, "status", "--porcelain", "--untracked-files=all").stdout
-        diff = gitops.git(cwd, "diff", "HEAD").stdout if status.strip() else ""
-    except GitError:
+        head = gitops.head(cwd)
+        real_index = Path(gitops.git(cwd, "rev-parse", "--git-path", "index").stdout.strip())
+        if not real_index.is_absolute():
+            real_index = cwd / real_index
+        with tempfile.TemporaryDirectory(prefix="autofix-verify-") as tmp:
+            index = Path(tmp) / "index"
+            if real_index.is_file():
+                shutil.copyfile(real_index, index)
+            env = gitops.env_with({"GIT_INDEX_FILE": str(index)})
+            gitops.git(cwd, "add", "--all", env=env)
+            tree = gitops.git(cwd, "write-tree", env=env).stdout.strip()
+    except (GitError, OSError):
         return None
-    return TreeState(head, status + "\0" + diff)
+    return TreeState(head, tree)
 
 
 @dataclass(frozen=True)
@@ -189,12 +202,10 @@ def _expect_changes(check: ExpectChanges, given: CheckInput) -> list[str]:
         return []
     what = "since the task started" if check.since == "task" else "in this attempt"
     if check.commit:
-        return [f"no new commit {what} (HEAD is still {str(now.head)[:12]})"]
-    if now.changes != before.changes:
+        return [f"no new commit {what} (HEAD is still {now.head[:12]})"]
+    if now.tree != before.tree:
         return []
-    return [
-        f"no new commit and no change to the work tree {what} (HEAD is still {str(now.head)[:12]})"
-    ]
+    return [f"no new commit and no change to the work tree {what} (HEAD is still {now.head[:12]})"]
 
 
 def _file_problem(path: Path, check: ExpectFiles, shown: str) -> str | None:
