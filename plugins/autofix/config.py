@@ -25,6 +25,9 @@ AIRFLOW_CONFIG_OPTION = "config_file"
 AIRFLOW_HOME_OPTION = "home"
 
 
+OnLimit = Literal["retry", "skip", "fail"]
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -141,6 +144,9 @@ class AgentSettings(_Section):
     early_stop_hopeless_after: int = Field(default=2, ge=0, le=100)  # 0 = never
     # ... or the same transient failure (429, 5xx, 529) this many times.
     early_stop_repeated_after: int = Field(default=4, ge=0, le=100)  # 0 = never
+    # A usage or rate limit: retry | skip (when the reset is beyond the retries' reach) | fail;
+    # an operator's on_limit= wins (autofix.task.limit_action).
+    on_limit: OnLimit = "retry"
 
 
 class AutofixConfig(_Section):

@@ -13,21 +13,28 @@ the operator's default
 sends ``retry_delay_seconds`` with the up-for-retry state, the API server stores it as
 ``task_instance.retry_delay_override`` and ``TaskInstance.next_retry_datetime()`` returns
 ``end_date + override`` instead of the ``retry_delay`` / exponential-backoff schedule.
+
+A usage or rate limit goes by the task's ``on_limit`` (:mod:`autofix.task.limit_action`):
+``retry`` as above, ``skip`` when the reset is beyond the retries' reach, ``fail`` at once;
+:func:`limit_line` is the one line that says which, with the reset time.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+import math
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from airflow.sdk import BaseOperator, RetryDecision, RetryPolicy
 
 from autofix.errors import AgentRetryLater, PermanentTaskError
 from autofix.redact import redact
+from autofix.task.limit_action import RetrySchedule
 
 if TYPE_CHECKING:
     from airflow.sdk import Context
 
+    from autofix.config import OnLimit
     from autofix.result import ParseResult
 
 
@@ -71,6 +78,60 @@ def describe_wait(seconds: float) -> str:
     if minutes:
         return f"{minutes}m {secs}s"
     return f"{seconds:.1f}s" if seconds < 10 else f"{secs}s"
+
+
+def _seconds(value: timedelta | float | None) -> float | None:
+    if value is None:
+        return None
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def retry_schedule(task: BaseOperator, ti: Any, max_wait_s: float | None) -> RetrySchedule:
+    """The task's retries from the try that just ended; ``max_wait_s`` caps the wait
+    :class:`AgentRetryPolicy` grants a reset (None: uncapped), unless another policy runs."""
+    output_cap = None
+    if isinstance(task.retry_policy, AgentRetryPolicy):
+        output_cap = math.inf if max_wait_s is None else max_wait_s
+    return RetrySchedule(
+        try_number=int(getattr(ti, "try_number", 1) or 1),
+        max_tries=int(getattr(ti, "max_tries", None) or task.retries or 0),
+        retry_delay_s=_seconds(task.retry_delay) or 0.0,
+        backoff=float(task.retry_exponential_backoff or 0),
+        max_retry_delay_s=_seconds(task.max_retry_delay),
+        output_wait_cap_s=output_cap,
+    )
+
+
+def limit_line(
+    kind: str,
+    action: OnLimit,
+    reset_in_s: float | None,
+    schedule: RetrySchedule,
+    now: datetime | None = None,
+) -> str:
+    """One line for a limit the task skips or fails: the limit, its reset as a UTC time and
+    how far away, and why no retry helps (the retries left and how long they can wait)."""
+    if reset_in_s is None:
+        reset = "its reset time is unknown"
+    else:
+        at = (now or datetime.now(UTC)) + timedelta(seconds=reset_in_s)
+        reset = f"it resets at {at:%Y-%m-%d %H:%M} UTC, in {describe_wait(reset_in_s)}"
+    if action == "fail":
+        return (
+            f"failed ({kind}): {reset} (on_limit='fail'). Next: clear this task after the "
+            "reset, or set on_limit='retry' to wait for it"
+        )
+    left = schedule.retries_left
+    why = (
+        "no retries left"
+        if left == 0
+        else f"beyond the retries' reach: {left} retr{'y' if left == 1 else 'ies'} left can "
+        f"wait {describe_wait(schedule.reach_s())} in all"
+    )
+    return (
+        f"skipped ({kind}): {reset}; {why} (on_limit='skip'). Next: clear this task after the "
+        "reset, or raise retries or agents.max_retry_wait_seconds so that a retry waits for it"
+    )
 
 
 class AgentRetryPolicy(RetryPolicy):

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from airflow.sdk import BaseOperator
+from airflow.sdk.exceptions import AirflowSkipException
 
 from autofix.agents.limits import McpServer, agent_limits
 from autofix.agents.registry import format_class
 from autofix.audit.recorder import AuditRecorder
-from autofix.config import AutofixConfig, load_config, resolve
+from autofix.config import AgentSettings, AutofixConfig, OnLimit, load_config, resolve
 from autofix.connections import connection_for_agent
 from autofix.costs import describe_cost
 from autofix.errors import AgentOptionError, AgentRetryLater, ConfigError
@@ -24,6 +25,8 @@ from autofix.operators.retry_policy import (
     AgentRetryPolicy,
     describe_wait,
     fail_now,
+    limit_line,
+    retry_schedule,
 )
 from autofix.operators.verdicts import (
     did_not_start,
@@ -42,6 +45,7 @@ from autofix.redact import (
 )
 from autofix.result import ParseResult, RetryClass
 from autofix.task.agent_task import AgentTask
+from autofix.task.limit_action import check_on_limit, limit_action
 from autofix.task.livelog import safe_name
 from autofix.task.spec import AgentTaskSpec, TraceContext
 from autofix.validation.strategies import check_strategy
@@ -148,6 +152,11 @@ class AIWrapperOperator(BaseOperator):
     the kind, the reason and what to do next. ``fail_on_error=False`` always returns the result and lets a
     ``ParseResultBranchOperator`` decide.
 
+    ``on_limit``: what a usage or rate limit does (None: ``agents.on_limit``, default
+    ``"retry"``): ``"retry"`` as above; ``"skip"`` skips the task, its reset time in the log,
+    when the reset is beyond the retries' reach (``autofix.task.limit_action``); ``"fail"``
+    fails it at once. Either way the ParseResult goes to the ``parse_result`` XCom.
+
     ``retry_strategy`` / ``constrained``: what a validation retry sends (docs/openai_agent.md);
     ``conn_id``: an Airflow Connection with the agent's key, base URL, model and cloud settings,
     read by the agent's hook (claude → ``ClaudeCodeHook``, codex → ``CodexHook``, gemini →
@@ -221,6 +230,7 @@ class AIWrapperOperator(BaseOperator):
         fallback_model: str | None = None,
         extra_args: Sequence[str] | None = None,
         verify: Sequence[Any] | None = None,
+        on_limit: OnLimit | None = None,
         **kwargs: Any,
     ) -> None:
         # Airflow 3.3's per-try delay: the wait the agent's output asked for (a user's own
@@ -275,6 +285,8 @@ class AIWrapperOperator(BaseOperator):
         self.fail_on = check_fail_on(fail_on)
         # Checks after a claimed success (autofix.verify); a bad item fails the DAG's parse.
         self.verify = as_checks(verify)
+        # A usage or rate limit: retry, skip or fail (None: agents.on_limit); checked here.
+        self.on_limit = check_on_limit(on_limit) if on_limit is not None else None
         self._task: AgentTask | None = None
 
     # -- execution ----------------------------------------------------------------------
@@ -372,38 +384,53 @@ class AIWrapperOperator(BaseOperator):
         try_number = context["ti"].try_number
         spend = earlier_spend(context, self.log)  # type: ignore[arg-type]
         result = result.with_spend(spend + [call.spend(try_number) for call in task.calls])
-        self._log_summary(result)
-        return self._finish(context, result, config.agents.max_retry_wait_seconds)
+        return self._finish(context, result, config.agents)
 
     def _run(self, context: Context, task: AgentTask) -> ParseResult:
         return task.run()
 
     def _finish(
-        self, context: Context, result: ParseResult, max_wait_s: float | None = None
+        self, context: Context, result: ParseResult, agents: AgentSettings | None = None
     ) -> ParseResult:
         ti = context["ti"]
+        agents = agents or AgentSettings()
+        max_wait_s = agents.max_retry_wait_seconds
         wait = result.retry_after_s
-        if wait is not None and max_wait_s is not None and wait > max_wait_s:
-            self.log.warning(
-                "autofix: the agent's output asks to wait %s; capped at %s "
-                "(agents.max_retry_wait_seconds)",
-                describe_wait(wait),
-                describe_wait(max_wait_s),
-            )
-            result = result.model_copy(update={"retry_after_s": max_wait_s})
-        verdict = "success" if result.success else redact(failure_line(result, self, ti))
+        schedule = retry_schedule(self, ti, max_wait_s)
+        action = None
+        if not result.success and self.fail_on_error:
+            on_limit = self.on_limit or agents.on_limit
+            action = limit_action(on_limit, result.failure_kind, wait, schedule)
+        self._log_summary(result, skipped=action == "skip")
+        if action in ("skip", "fail"):  # the line names the reset, uncapped
+            verdict = redact(limit_line(kind_of(result), action, wait, schedule))
+        else:
+            if wait is not None and wait > max_wait_s:
+                self.log.warning(
+                    "autofix: the agent's output asks to wait %s; capped at %s "
+                    "(agents.max_retry_wait_seconds)",
+                    describe_wait(wait),
+                    describe_wait(max_wait_s),
+                )
+                result = result.model_copy(update={"retry_after_s": max_wait_s})
+            verdict = "success" if result.success else redact(failure_line(result, self, ti))
         remember_try(context, result, verdict, self.log)  # type: ignore[arg-type]
         if result.success or not self.fail_on_error:
             return result
-        # Keep the verdict readable downstream even though the task fails.
+        # Keep the verdict readable downstream even though the task fails or skips.
         ti.xcom_push(key=FAILED_RESULT_KEY, value=to_xcom(result))
-        if result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
+        if action == "skip":
+            self.log.warning("%s", verdict)
+            raise AirflowSkipException(verdict)
+        if action != "fail" and result.retry_class in (RetryClass.TRANSIENT, RetryClass.ERROR):
             raise AgentRetryLater(verdict, result)  # Airflow logs the line, no traceback
         fail_now(self.log, verdict, error=AgentPermanentError, result=result)
 
-    def _log_summary(self, result: ParseResult) -> None:
+    def _log_summary(self, result: ParseResult, skipped: bool = False) -> None:
         # The kind, in the same words as the retry-class line that follows (failure_line).
         verdict = "SUCCESS" if result.success else f"FAILED ({kind_of(result)})"
+        if skipped:
+            verdict = f"SKIPPED ({kind_of(result)}, on_limit='skip')"
         process = (
             "the agent CLI did not start"
             if did_not_start(result)
@@ -440,7 +467,7 @@ class AIWrapperOperator(BaseOperator):
         for block in result.errors[:3]:
             lines.append("  error: " + block.text.replace("\n", "\n         "))
         redacted = RedactedLog(self.log)
-        log = redacted.info if result.success else redacted.error
+        log = redacted.info if result.success else redacted.warning if skipped else redacted.error
         log("\n".join(lines))
 
     def on_kill(self) -> None:
