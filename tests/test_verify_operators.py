@@ -131,3 +131,10 @@ with DAG("verify_decorator", schedule=None, start_date=pendulum.datetime(2025, 1
 def test_a_bad_verify_item_fails_when_the_dag_is_parsed() -> None:
     with pytest.raises(VerifyConfigError, match="is none of"):
         AIWrapperOperator(task_id="t", agent="sim", prompt="p", verify=[3.5])
+
+
+def test_the_retry_group_refuses_verify_and_says_what_to_use() -> None:
+    from autofix.operators.retry_group import retry_with_feedback
+
+    with pytest.raises(VerifyConfigError, match="use one AIWrapperOperator with verify="):
+        retry_with_feedback("g", prompt="p", output_schema="x:Y", agent="sim", verify=["true"])

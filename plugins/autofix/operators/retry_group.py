@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from airflow.sdk import TaskGroup, TriggerRule
 
 from autofix.agents.registry import get_format
+from autofix.errors import VerifyConfigError
 from autofix.operators.branch import ParseResultBranchOperator
 from autofix.operators.results import pull_results
 from autofix.operators.retry_policy import NoRetryOnPermanentOperator, fail_now
@@ -126,6 +127,12 @@ def retry_with_feedback(
     """
     if max_attempts < 1:
         raise ValueError(f"max_attempts must be >= 1, got {max_attempts}")
+    if operator_kwargs.get("verify"):
+        # Each attempt here validates one answer; checks and their feedback need the in-task loop.
+        raise VerifyConfigError(
+            "retry_with_feedback does not run verify= checks: use one AIWrapperOperator with "
+            "verify= and max_attempts (its in-task loop resumes the agent with the checks' errors)"
+        )
     operation = operation or group_id
     attempt_policy = policy or _check_policy(
         agent,
