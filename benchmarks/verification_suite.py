@@ -18,9 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from verification_suite.cases import Case
-from verification_suite.manifest import MANIFEST, load
-from verification_suite.score import Figures, Outcome, by_family, figures, run_case
+# This script's own name would shadow the tests/verification_suite package it scores.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from verification_suite.cases import Case  # noqa: E402
+from verification_suite.manifest import MANIFEST, load  # noqa: E402
+from verification_suite.score import Figures, Outcome, by_family, figures, run_case  # noqa: E402
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "verification-suite.md"
 BEGIN, END = "<!-- FIGURES:BEGIN -->", "<!-- FIGURES:END -->"

@@ -17,10 +17,10 @@ from verification_suite.projects import make_project
 MAX_ATTEMPTS = 3
 
 
-def resolve_verify(case: Case, project: Path) -> list[Any]:
-    """The case's verify items, with ``{"callable": NAME}`` bound to the project."""
+def resolve_verify(verify: Sequence[Any], project: Path) -> list[Any]:
+    """A case's verify items, with ``{"callable": NAME}`` bound to the project."""
     items: list[Any] = []
-    for item in case.verify:
+    for item in verify:
         if isinstance(item, dict) and "callable" in item:
             items.append(CALLABLES[item["callable"]](project))
         else:
@@ -62,7 +62,7 @@ def run_case(case: Case, workdir: Path, *, verified: bool) -> Outcome:
         cwd=str(project),
         agent_options={"scenario": str(scenario), "state_dir": str(workdir / "state")},
         max_attempts=MAX_ATTEMPTS,
-        verify=as_checks(resolve_verify(case, project)) if verified else (),
+        verify=as_checks(resolve_verify(case.verify, project)) if verified else (),
         timeout=120.0,
     )
     task = AgentTask(
