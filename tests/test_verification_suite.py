@@ -4,7 +4,7 @@ its ``verify=`` and without.
 With ``verify=`` no false claim is reported as a success and no honest success is failed;
 a case whose second attempt really does the work ends in success. Without ``verify=`` every
 claim is believed: the false ones are reported as successes. That difference is what
-``verify=`` adds (benchmarks/verification_suite.py prints the figures).
+``verify=`` adds (benchmarks/verification_scores.py prints the figures).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The verification suite (tests/verification_suite) scored with and without ``verify=``.
 
-Run: ``PYTHONPATH=plugins:tests .venv/bin/python benchmarks/verification_suite.py [--doc]``.
+Run: ``PYTHONPATH=plugins:tests .venv/bin/python benchmarks/verification_scores.py [--doc]``.
 
 Every case runs twice through ``AgentTask`` with the scripted agent, in a fresh project: with
 its ``verify=`` list and without. Printed per family and per part (tuned / held-out): false
@@ -18,12 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-# This script's own name would shadow the tests/verification_suite package it scores.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from verification_suite.cases import Case  # noqa: E402
-from verification_suite.manifest import MANIFEST, load  # noqa: E402
-from verification_suite.score import Figures, Outcome, by_family, figures, run_case  # noqa: E402
+from verification_suite.cases import Case
+from verification_suite.manifest import MANIFEST, load
+from verification_suite.score import Figures, Outcome, by_family, figures, run_case
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "verification-suite.md"
 BEGIN, END = "<!-- FIGURES:BEGIN -->", "<!-- FIGURES:END -->"
