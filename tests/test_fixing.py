@@ -251,3 +251,12 @@ def test_summary_is_written_rendered_and_read_back(tmp_path: Path) -> None:
     assert "CLEAN: all checks pass" in table and "5 (ruff 3, mypy 1, pytest 1)" in table
     assert "aaaaaaaa Fix it" in table and "3 (1 failed; fix 3)" in table
     assert load_summaries(tmp_path / "runs") == [written]
+
+
+def test_a_retired_fixing_key_still_loads(tmp_path: Path) -> None:
+    # fixing.max_unrolled_iterations sized the unrolled fix/check tasks the DAG no longer has.
+    path = tmp_path / "autofix.yaml"
+    path.write_text("fixing:\n  max_unrolled_iterations: 8\n  push: branch\n")
+    assert load_config(path).fixing.push == "branch"
+    with pytest.raises(ValueError, match="max_unrolled_iteration"):
+        AutofixConfig.model_validate({"fixing": {"max_unrolled_iteration": 8}})  # a typo fails
