@@ -2,13 +2,14 @@
 commit at a time, until the checks pass or it stops making progress.
 
     plan ─► fix_project[i] (one mapped group per project, its map index named after it):
-              prepare → configure_hooks → discover_tests → check_0
-                → iteration_1 (fix_1 → check_1) → … → iteration_N (fix_N → check_N) → summary
+              prepare → configure_hooks → discover_tests → check_0 → fix → summary
                 → approval → publish
 
-Every agent call (configure_hooks, discover_tests, fix_k) is its own task with its own log.
-fix_k skips once the checks are clean, the circuit breaker tripped (2 iterations without a new
-commit or fewer errors) or ``max_iterations`` is reached. With ``approval`` on, a person then
+Every agent call (configure_hooks, discover_tests, fix) is its own task with its own log.
+``fix`` skips when check_0 is clean; else after each of its attempts the checks run again and a
+new commit is expected (``verify=``), and what fails is sent back to the agent, until the checks
+pass, ``max_iterations`` attempts are used or two attempts in a row fail with the same errors.
+With ``approval`` on, a person then
 approves or rejects the work branch (Browse → Required Actions; it waits without a worker slot,
 and no answer within ``approval_timeout`` rejects it); ``publish`` does what ``push`` says:
 nothing, push the branch to the remote of Connection ``git_conn_id``, or open a pull request.
@@ -20,12 +21,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pendulum
-from airflow.sdk import DAG, Param, TaskGroup, task_group
+from airflow.sdk import DAG, Param, task_group
 
 from autofix.agents.registry import coding_agents
 from autofix.checks.model import KNOWN_CHECKS
 from autofix.config import load_config
-from autofix.fixing.plan import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, Timeouts
+from autofix.fixing.plan import DEFAULT_SCENARIO, DEFAULT_WORK_BRANCH, MAX_ITERATIONS, Timeouts
 from autofix.operators.approval import ApprovalGateOperator, PublishOperator
 from autofix.operators.fixing import (
     MAP_INDEX_TEMPLATE,
@@ -36,11 +37,9 @@ from autofix.operators.fixing import (
     PlanProjectsOperator,
     PrepareOperator,
     SummaryOperator,
-    iteration_group,
 )
 
-CONFIG = load_config()  # schedule, retries and the number of unrolled iterations
-UNROLLED = CONFIG.fixing.max_unrolled_iterations
+CONFIG = load_config()  # schedule, retries, approval and push
 # Transient agent failures (usage or rate limit, timeout) raise ordinary exceptions: retried here.
 AGENT_RETRIES = {
     "retries": CONFIG.fixing.agent_retries,
@@ -115,12 +114,13 @@ with DAG(
             description="The agent's model name. Empty: the agent's default.",
         ),
         "max_iterations": Param(
-            min(5, UNROLLED),
+            5,
             type="integer",
             minimum=1,
-            maximum=UNROLLED,
+            maximum=MAX_ITERATIONS,
             title="Max iterations",
-            description=f"Fix/check rounds at most (the DAG has {UNROLLED}).",
+            description="Fix attempts at most: after each, the checks run and what fails goes "
+            "back to the agent.",
         ),
         "checks": Param(
             None,
@@ -137,7 +137,7 @@ with DAG(
         "discover_tests_timeout": _timeout(
             "discover_tests", TIMEOUTS.discover_tests, "the test discovery agent call"
         ),
-        "fix_timeout": _timeout("fix (each iteration)", TIMEOUTS.fix, "one fix agent call"),
+        "fix_timeout": _timeout("fix (each attempt)", TIMEOUTS.fix, "one fix agent call"),
         "checks_timeout": _timeout("checks (each tool)", TIMEOUTS.checks, "one check tool"),
         "test_config_max_age_hours": Param(
             CONFIG.fixing.test_config_max_age_hours,
@@ -200,25 +200,19 @@ with DAG(
         ),
     },
 ) as dag:
-    plan = PlanProjectsOperator(task_id="plan", max_iterations_cap=UNROLLED)
+    plan = PlanProjectsOperator(task_id="plan")
 
     # Every task of a project shows the project's name as its map index, not 0, 1, ...
-    # Each fix/check pair is a group: the Graph view folds it ("+ 2 Tasks") until opened.
     @task_group(group_id="fix_project", default_args={"map_index_template": MAP_INDEX_TEMPLATE})
     def fix_project(project: dict[str, object]) -> None:
         prepare = PrepareOperator(task_id="prepare", plan=project)
         hooks = ConfigureHooksOperator(task_id="configure_hooks", **AGENT_RETRIES)
         discover = DiscoverTestsOperator(task_id="discover_tests", **AGENT_RETRIES)
-        previous = CheckOperator(task_id="check_0", iteration=0)
-        prepare >> hooks >> discover >> previous
-        for n in range(1, UNROLLED + 1):
-            with TaskGroup(iteration_group(n), tooltip=f"fix_{n}, then check_{n}"):
-                fix = FixOperator(task_id=f"fix_{n}", iteration=n, **AGENT_RETRIES)
-                check = CheckOperator(task_id=f"check_{n}", iteration=n)
-            previous >> fix >> check
-            previous = check
-        summary = SummaryOperator(task_id="summary", iterations=UNROLLED)
+        check = CheckOperator(task_id="check_0")
+        fix = FixOperator(task_id="fix", **AGENT_RETRIES)
+        summary = SummaryOperator(task_id="summary")
         approval = ApprovalGateOperator(task_id="approval")
-        previous >> summary >> approval >> PublishOperator(task_id="publish")
+        prepare >> hooks >> discover >> check >> fix >> summary >> approval
+        approval >> PublishOperator(task_id="publish")
 
     fix_project.expand(project=plan.output)

@@ -48,8 +48,8 @@ fi
 CONF=$(printf '{"project_path": "%s", "agent": "sim", "scenario": "sample_project", "max_iterations": 5}' "$PROJECT")
 echo "==> airflow dags test autonomous_fixing --conf '$CONF'"
 echo "    (full log: $LOG)"
-# The highlights: tasks, agent verdicts, marked noise, retries, the loop and its commits.
-HIGHLIGHTS='\[DAG TEST\] (starting|end task)|autofix verdict|noise line|\[noise: |^assistant: |\] attempt [0-9]+/[0-9]+ \(|transient \(|permanent \(|new_state=up_for_retry|loop: |fix_[0-9]+: |new commit [0-9a-f]{12}|no new commit|test config|checks \(from|verified:|Marking run|Skipping task|has uncommitted'
+# The highlights: tasks, agent verdicts, marked noise, retries, the fix's checks and commits.
+HIGHLIGHTS='\[DAG TEST\] (starting|end task)|autofix verdict|noise line|\[noise: |^assistant: |\] attempt [0-9]+/[0-9]+ \(|transient \(|permanent \(|new_state=up_for_retry|loop: |verification after attempt|sent back to the agent|new commit [0-9a-f]{12}|no new commit|test config|checks \(from|verified:|Marking run|Skipping task|has uncommitted'
 set +e
 if [ "${DEMO_VERBOSE:-0}" = "1" ]; then
     "$BIN/airflow" dags test autonomous_fixing --conf "$CONF" 2>&1 | tee "$LOG"

@@ -30,12 +30,8 @@ SAMPLE = ROOT / "examples" / "sample_project"
 G = "fix_project."  # the mapped task group
 
 
-def fix(n: int) -> str:
-    return f"{G}iteration_{n}.fix_{n}"  # each fix/check pair has its own group
-
-
-def check(n: int) -> str:
-    return f"{G}check_0" if n == 0 else f"{G}iteration_{n}.check_{n}"
+FIX = f"{G}fix"  # one fix task: its checks run after each attempt (verify=)
+CHECK_0 = f"{G}check_0"
 
 
 def result_of(outcome: DagRunOutcome, task: str) -> ParseResult:
@@ -62,7 +58,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AUTOFIX_HOME", str(tmp_path))
     monkeypatch.delenv("AUTOFIX_CONFIG", raising=False)
     monkeypatch.setenv("AUTOFIX__FIXING__AGENT_RETRY_DELAY_SECONDS", "1")
-    monkeypatch.setenv("AUTOFIX__FIXING__MAX_UNROLLED_ITERATIONS", "6")
     return tmp_path
 
 
@@ -120,18 +115,13 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     outcome = run_dag_file(DAG_FILE, {"project_path": str(project), "agent": "sim"})
     states = outcome.task_states
     assert outcome.state == "success", states
-    for n in range(1, 6):
-        assert states[f"{fix(n)}[0]"] == "success"
-        assert states[f"{check(n)}[0]"] == "success"
-    assert states[f"{fix(6)}[0]"] == "skipped"  # clean after check_5
-    assert states[f"{check(6)}[0]"] == "skipped"
-    # The usage limit on the second fix ended its first try: Airflow retried it.
-    assert outcome.try_numbers[f"{fix(2)}[0]"] == 2
-    assert outcome.try_numbers[f"{fix(1)}[0]"] == 1
-    # Every task that ran shows the project's name as its map index (fix_6 too, which ran to
-    # skip itself); check_6, skipped by the scheduler, never ran to be named.
+    assert states[f"{FIX}[0]"] == "success"
+    # The usage limit on the second fix call ended the first try: Airflow retried the task,
+    # which started from the tree the first try left (one problem fixed, four to go).
+    assert outcome.try_numbers[f"{FIX}[0]"] == 2
+    # Every task shows the project's name as its map index.
     unnamed = {k for k, v in outcome.map_names.items() if v != "sample_project"}
-    assert unnamed == {f"{check(6)}[0]"}, outcome.map_names
+    assert unnamed == set(), outcome.map_names
 
     # Real commits on the work branch, one per fix, in FIXES.md order; the checks pass.
     assert gitops.current_branch(project) == "autofix/fixes"
@@ -151,31 +141,37 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     assert discovered.data["checks"] == ["ruff", "mypy", "pytest"]
     assert discovered.cost_usd == pytest.approx(0.0159)
     assert [s.cost_usd for s in discovered.per_attempt] == [0.0118, 0.0041]
-    # fix_2: the usage-limited try and the one that fixed it, summed; the fix's commit.
-    fix_2 = outcome.xcoms[f"{fix(2)}[0]"]
-    assert [c["subject"] for c in fix_2["commits"]] == ["Sort imports in pricing module"]
+    # fix: the usage-limited try and the one that fixed the rest, summed; its try's commits.
+    fix = outcome.xcoms[f"{FIX}[0]"]
+    assert [c["subject"] for c in fix["commits"]] == FIXES_COMMITS[2:]
     # The XCom tab shows the first lines: the answer, the failure kind, the commits, the cost.
-    assert list(fix_2)[:5] == ["final_text", "data", "failure_kind", "commits", "cost_usd"]
-    tries = [(s["try_number"], s["status"]) for s in fix_2["per_attempt"]]
-    assert tries == [(1, "limit_reached"), (2, "completed")]
-    assert fix_2["cost_usd"] == pytest.approx(0.0198)
-    # The prompt built at run time is a rendered field (the Rendered Templates tab).
-    assert "[ruff F401]" in outcome.rendered_fields(fix(1), map_index=0)["prompt"]
-    verdicts = outcome.state_store(fix(2), map_index=0)
+    assert list(fix)[:5] == ["final_text", "data", "failure_kind", "commits", "cost_usd"]
+    tries = [(s["try_number"], s["status"]) for s in fix["per_attempt"]]
+    assert tries == [(1, "completed"), (1, "limit_reached")] + [(2, "completed")] * 4
+    assert fix["cost_usd"] == pytest.approx(0.0213 + 0.0198 + 0.0187 + 0.0226 + 0.0241)
+    # Each verified attempt of the last try: the checks failed until the fourth passed.
+    verified = [(v["attempt"], v["passed"]) for v in fix["verification"]]
+    assert verified == [(1, False), (2, False), (3, False), (4, True)]
+    # The prompt built at run time is a rendered field (the Rendered Templates tab): the
+    # retry's, from the tree the first try left.
+    prompt = outcome.rendered_fields(FIX, map_index=0)["prompt"]
+    assert "[ruff I001]" in prompt and "[ruff F401]" not in prompt
+    verdicts = outcome.state_store(FIX, map_index=0)
     assert verdicts["try_1"]["verdict"].startswith("transient (")
     assert verdicts["try_2"]["verdict"] == "success"
 
-    check_0 = outcome.xcoms[f"{check(0)}[0]"]
-    assert check_0["initial_errors"] == 5
+    check_0 = outcome.xcoms[f"{CHECK_0}[0]"]
+    assert check_0["snapshot"]["errors"] == 5
     assert check_0["snapshot"]["by_tool"] == {"ruff": 3, "mypy": 1, "pytest": 1}
-    assert outcome.xcoms[f"{check(5)}[0]"]["verdict"]["state"] == "clean"
 
     summary = summary_of(outcome)
     assert summary["outcome"] == "clean"
     assert (summary["errors_before"], summary["errors_after"]) == (5, 0)
+    assert summary["iterations"] == 4  # the last try's verified attempts
     assert [c["subject"] for c in summary["commits"]] == FIXES_COMMITS
     calls = summary["agent_calls"]
-    assert calls["calls"] == 9 and calls["failed"] == 2
+    # discover_tests' malformed answer, the limit, and 4 fix attempts whose checks failed
+    assert calls["calls"] == 9 and calls["failed"] == 6
     assert calls["by_operation"] == {"configure_hooks": 1, "discover_tests": 2, "fix": 6}
     assert calls["cost_usd"] == pytest.approx(0.1388)
     assert outcome.note() == (
@@ -191,13 +187,14 @@ def test_sample_project_is_fixed_one_commit_per_iteration(
     assert statuses.count(Status.LIMIT_REACHED) == 1
 
     log = capfd.readouterr().out
-    assert "fix_2: new HEAD" in log and "errors 4 → 3" in log
+    assert "autofix: verification after attempt 1: FAILED" in log
+    assert "- inventory/pricing.py:" in log and "[ruff I001]" in log  # what was sent back
     assert "[noise: node-warning] (node:" in log  # the noise is in the log, marked, not fatal
     assert "loop: clean: all checks pass" in log
     assert "transient (usage limit): Airflow retries in " in log and ", try 1 of 3" in log
 
 
-def test_circuit_breaker_stops_an_agent_that_never_commits(
+def test_an_agent_that_never_commits_is_stopped(
     home: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     project = sample_copy(home)
@@ -216,18 +213,20 @@ def test_circuit_breaker_stops_an_agent_that_never_commits(
     assert outcome.state == "failed"
     assert states[f"{G}configure_hooks[0]"] == "success"  # file present: no agent call
     assert outcome.xcoms.get(f"{G}configure_hooks[0]") is None
-    assert states[f"{fix(1)}[0]"] == states[f"{fix(2)}[0]"] == "success"
-    assert states[f"{fix(3)}[0]"] == "skipped"
+    # Two attempts in a row with the same errors (no commit, ruff as before): stopped there.
+    assert states[f"{FIX}[0]"] == "failed" and outcome.try_numbers[f"{FIX}[0]"] == 1
     assert states[f"{G}summary[0]"] == "failed"
-    status = outcome.xcoms[f"{check(2)}[0]"]
-    assert status["verdict"]["state"] == "tripped"
-    assert "no new commit" in status["verdict"]["reason"]
+    fix = outcome.xcoms_by_key(f"{FIX}[0]", "parse_result")
+    assert fix["failure_kind"] == "verification_failed"
+    assert [v["passed"] for v in fix["verification"]] == [False, False]
     summary = summary_of(outcome)
     assert summary["outcome"] == "tripped"
+    assert "no new commit" in summary["reason"] and "without progress" in summary["reason"]
     assert (summary["errors_before"], summary["errors_after"]) == (3, 3)
+    assert summary["iterations"] == 2
     assert summary["commits"] == []
     log = capfd.readouterr().out
-    assert "fix_1 made no new commit" in log
+    assert "no new commit in this attempt" in log
     # One ERROR line, the reason first; the task fails without a traceback.
     assert re.search(r"\[error\s*\] tripped: ", log), log[-3000:]
     assert "Traceback" not in log
@@ -258,13 +257,13 @@ def test_projects_are_mapped_and_discover_tests_is_cached(home: Path) -> None:
     assert first.state == "success", first.task_states
     for index in (0, 1):
         assert first.task_states[f"{G}summary[{index}]"] == "success"
-        assert first.task_states[f"{fix(1)}[{index}]"] == "skipped"  # clean from the start
+        assert first.task_states[f"{FIX}[{index}]"] == "skipped"  # clean from the start
         assert result_of(first, f"{G}discover_tests[{index}]").success
         # discover_tests' answer travels once, in its result (no separate test_config)
         assert first.xcoms_by_key(f"{G}discover_tests[{index}]", "test_config") is None
     assert [summary_of(first, i)["project_path"] for i in (0, 1)] == [str(one), str(two)]
     assert first.map_names[f"{G}summary[0]"] == "one-repo"
-    assert first.map_names[f"{fix(1)}[1]"] == "two-repo"
+    assert first.map_names[f"{FIX}[1]"] == "two-repo"
     cache_files = sorted((home / "logs" / "autofix" / "cache").glob("test_config-*.json"))
     assert len(cache_files) == 2
 
@@ -345,7 +344,7 @@ def test_an_empty_project_path_fixes_a_fresh_copy_every_run(
         summary = summary_of(outcome)
         assert summary["outcome"] == "clean" and summary["errors_before"] == 1
         assert [c["subject"] for c in summary["commits"]][-1] == "Remove unused import"
-        assert summary["agent_calls"]["calls"] == 3  # hooks, discover_tests, fix_1: every run
+        assert summary["agent_calls"]["calls"] == 3  # hooks, discover_tests, fix: every run
         project = Path(summary["project_path"])
         assert project.parent.parent == home / "logs" / "autofix" / "cache" / "scratch"
         assert not (project / "ANSWERS.md").exists()

@@ -10,8 +10,14 @@ import pytest
 from autofix import gitops
 from autofix.config import AutofixConfig, load_config
 from autofix.errors import FixingError
-from autofix.fixing.circuit import LoopState
-from autofix.fixing.loop import CheckSnapshot, advance, baseline, fix_skip_reason, snapshot
+from autofix.fixing.loop import (
+    Baseline,
+    CheckSnapshot,
+    LoopState,
+    fix_checks,
+    outcome_of,
+    snapshot,
+)
 from autofix.fixing.plan import ProjectPlan, plan_projects
 from autofix.fixing.prepare import prepare, verify_hooks
 from autofix.fixing.prompts import fix_prompt
@@ -23,6 +29,8 @@ from autofix.fixing.summary import (
     write_summary,
 )
 from autofix.fixing.testconfig import TestConfig, TestConfigCache
+from autofix.result import FailureKind, ParseResult, Status
+from autofix.verification import CheckKind, CheckOutcome, Verification
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "sample_project"
@@ -84,10 +92,8 @@ def test_plan_rejects_nothing_to_do_duplicates_and_bad_values() -> None:
         plan_projects({"project_path": "/x", "agent": "gpt"}, config, run_id="r")
     with pytest.raises(FixingError, match="unknown check 'pylint'"):
         plan_projects({"project_path": "/x", "checks": ["pylint"]}, config, run_id="r")
-    with pytest.raises(FixingError, match="max_unrolled_iterations"):
-        plan_projects(
-            {"project_path": "/x", "max_iterations": 9}, config, run_id="r", max_iterations_cap=8
-        )
+    with pytest.raises(FixingError, match="max_iterations"):
+        plan_projects({"project_path": "/x", "max_iterations": 31}, config, run_id="r")
 
 
 def test_prepare_creates_then_resumes_the_work_branch(repo: Path) -> None:
@@ -155,42 +161,73 @@ def snap(errors: int, head: str) -> CheckSnapshot:
     return CheckSnapshot(errors=errors, by_tool={"ruff": errors}, rendered="", head=head)
 
 
-def test_loop_state_trips_after_two_unproductive_iterations() -> None:
-    status = baseline(snap(3, "a"), ["ruff"], max_iterations=5)
-    assert status.state is LoopState.CONTINUE and fix_skip_reason(status, 1) is None
-    status = advance(status, snap(2, "b"))  # commit and fewer errors: progress
-    assert status.state is LoopState.CONTINUE and status.records[-1].productive
-    status = advance(status, snap(2, "b"))  # no commit
-    assert status.state is LoopState.CONTINUE
-    status = advance(status, snap(3, "c"))  # a commit, but more errors
-    assert status.state is LoopState.TRIPPED
-    reason = fix_skip_reason(status, 4)
-    assert reason is not None and "tripped" in reason and "no new commit" in reason
-    assert fix_skip_reason(None, 2) == "check_1 has no result (it did not run)"
-    assert fix_skip_reason(status, 2) is not None  # out of order: never runs twice
+def fixed(*attempts: tuple[int, bool]) -> ParseResult:
+    """The fix task's result after attempts of (ruff errors left, new commit)."""
+    history = [
+        Verification(
+            attempt=n,
+            passed=errors == 0 and commit,
+            checks=[
+                CheckOutcome(
+                    name="ruff",
+                    kind=CheckKind.TOOL,
+                    passed=errors == 0,
+                    errors=[f"a.py:1: [ruff F401] unused {errors}"] if errors else [],
+                    error_count=errors,
+                ),
+                CheckOutcome(
+                    name="new commit",
+                    kind=CheckKind.EXPECT_CHANGES,
+                    passed=commit,
+                    errors=[] if commit else ["no new commit in this attempt (HEAD is still a)"],
+                ),
+            ],
+        )
+        for n, (errors, commit) in enumerate(attempts, start=1)
+    ]
+    passed = history[-1].passed
+    return ParseResult(
+        success=passed,
+        status=Status.COMPLETED if passed else Status.FAILED,
+        operation="fix",
+        failure_kind=None if passed else FailureKind.VERIFICATION_FAILED,
+        verification=history,
+    )
+
+
+def test_loop_trips_after_two_unproductive_attempts() -> None:
+    base = Baseline(checks=["ruff"], max_iterations=5, snapshot=snap(3, "a"))
+    names = [check.name for check in fix_checks(base, timeout=60)]
+    assert names == ["ruff", "new commit"]  # every tool, and a commit of each attempt
+    outcome = outcome_of(base, fixed((2, True), (2, False), (2, False)))
+    assert outcome.state is LoopState.TRIPPED and outcome.iterations == 3
+    assert "no new commit" in outcome.reason and "without progress" in outcome.reason
+    assert (outcome.errors_after, outcome.by_tool_after) == (2, {"ruff": 2})
+    assert outcome_of(base, None).state is LoopState.FAILED  # the fix did not finish
 
 
 def test_loop_state_clean_and_exhausted() -> None:
-    assert baseline(snap(0, "a"), ["ruff"], 5).state is LoopState.CLEAN
-    status = baseline(snap(2, "a"), ["ruff"], max_iterations=1)
-    assert advance(status, snap(1, "b")).state is LoopState.EXHAUSTED
+    assert (
+        outcome_of(Baseline(checks=["ruff"], max_iterations=5, snapshot=snap(0, "a")), None).state
+        is LoopState.CLEAN
+    )
+    base = Baseline(checks=["ruff"], max_iterations=1, snapshot=snap(2, "a"))
+    assert outcome_of(base, fixed((1, True))).state is LoopState.EXHAUSTED
+    assert outcome_of(base, fixed((0, True))).state is LoopState.CLEAN
 
 
-def test_fix_prompt_carries_errors_rules_and_the_last_failure(tmp_path: Path) -> None:
+def test_fix_prompt_carries_errors_and_rules(tmp_path: Path) -> None:
     project = tmp_path / "sample"
     gitops.init_scratch_copy(SAMPLE, project, exclude=["FIXES.md"])
     plan = ProjectPlan(project_path=str(project))
-    current = snapshot(project, ["ruff"], timeout=120)
-    status = baseline(current, ["ruff"], max_iterations=5)
-    prompt = fix_prompt(plan, status, None)
-    assert "Iteration 1 of 5" in prompt and "[ruff F401]" in prompt
+    base = Baseline(checks=["ruff"], max_iterations=5, snapshot=snapshot(project, ["ruff"], 120))
+    prompt = fix_prompt(plan, base, None)
+    assert "[ruff F401]" in prompt
     assert "ONE new commit" in prompt and "Checks that must pass: ruff." in prompt
-    status = advance(status, current)  # nothing happened
     prompt = fix_prompt(
-        plan, status, TestConfig(framework="p", test_command="pytest -q", checks=["ruff"])
+        plan, base, TestConfig(framework="p", test_command="pytest -q", checks=["ruff"])
     )
-    assert "Iteration 2 of 5" in prompt and "Tests run with: pytest -q" in prompt
-    assert "previous iteration made no progress (no new commit, errors 3 → 3)" in prompt
+    assert "Tests run with: pytest -q" in prompt
 
 
 def test_summary_is_written_rendered_and_read_back(tmp_path: Path) -> None:
@@ -214,3 +251,12 @@ def test_summary_is_written_rendered_and_read_back(tmp_path: Path) -> None:
     assert "CLEAN: all checks pass" in table and "5 (ruff 3, mypy 1, pytest 1)" in table
     assert "aaaaaaaa Fix it" in table and "3 (1 failed; fix 3)" in table
     assert load_summaries(tmp_path / "runs") == [written]
+
+
+def test_a_retired_fixing_key_still_loads(tmp_path: Path) -> None:
+    # fixing.max_unrolled_iterations sized the unrolled fix/check tasks the DAG no longer has.
+    path = tmp_path / "autofix.yaml"
+    path.write_text("fixing:\n  max_unrolled_iterations: 8\n  push: branch\n")
+    assert load_config(path).fixing.push == "branch"
+    with pytest.raises(ValueError, match="max_unrolled_iteration"):
+        AutofixConfig.model_validate({"fixing": {"max_unrolled_iteration": 8}})  # a typo fails

@@ -12,7 +12,7 @@ the REST API, so the later steps still run). Two tests read the record:
 - ``test_a_person_can_read_the_run``: what issue 15 asks a person to find: the prompt, a readable
   transcript with the noise marked and the verdict, the usage-limit try's one retry line and no
   traceback, every try's verdict in the Task State Store, the ParseResult as a JSON tree with its
-  summed cost, the project's name as the map index, the iterations grouped in the Graph.
+  summed cost, the project's name as the map index, one fix task in the Graph.
 
 Screenshots go to $AUTOFIX_UI_SCREENSHOTS (docs/screenshots for the README), else to a temp folder.
 """
@@ -54,9 +54,8 @@ pytestmark = [
 ]
 
 DAG_ID = "autonomous_fixing"
-G = "fix_project"  # the mapped group; each fix/check pair is in its own iteration group
-FIX_1 = f"{G}.iteration_1.fix_1"
-FIX_2 = f"{G}.iteration_2.fix_2"  # the sample scenario's usage limit: Airflow retries it
+G = "fix_project"  # the mapped group
+FIX = f"{G}.fix"  # the sample scenario's usage limit on its 2nd call: Airflow retries it
 MECHANICS = (
     "log in",
     "trigger form: Trigger enabled with the defaults",
@@ -81,7 +80,7 @@ READABILITY = (
     "XCom: the fix task's commit and both tries' spend",
     "Rendered Templates: the prompt is visible",
     "map index names the project",
-    "Graph: the iterations are groups",
+    "Graph: one fix task, its checks inside it",
 )
 RETRY_LINE = re.compile(r"transient \([^)]+\): Airflow retries in [^,]+, try 1 of 3")
 
@@ -201,11 +200,12 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
     page.set_viewport_size({"width": 1400, "height": 2400})  # room for every log line
     log = ""
     with steps.step("open a fix task's log"):
-        page.goto(sc.url(f"/tasks/{FIX_1}/mapped/0"))
+        # Try 1: the first fix call, then the usage limit on the second.
+        page.goto(sc.url(f"/tasks/{FIX}/mapped/0?try_number=1"))
         log = read_log(page)
         page.set_viewport_size({"width": 1400, "height": 1350})
         sc.shoot(page, "fix-log")
-        assert "fix_1" in page.url
+        assert FIX in page.url
     sc.facts["fix_log_chars"] = len(log)
     with steps.step("log: the prompt is the first group"):
         prompt, output = log.find("prompt: fix call 1"), log.find("sim output: fix call 1")
@@ -224,14 +224,15 @@ def read_the_logs(sc: Scenario, page: Any) -> None:
         assert re.search(r"\[noise: node-warning\] \(node:\d+\) \[DEP0040\]", log), "unmarked"
         assert not re.search(r"^\(node:\d+\)", log, re.M), "a noise line without its mark"
     with steps.step("log: the verdict block"):
-        assert "autofix verdict: SUCCESS [fix]" in log
+        assert "autofix: verification after attempt 1: FAILED" in log  # sent back
+        assert "autofix verdict: FAILED (usage limit) [fix]" in log
         # not "0 rules": the count of every built-in rule, whatever it is today
         assert f"no user rules; the {len(DEFAULT_RULES)} built-in rules apply" in log
 
     page.set_viewport_size({"width": 1400, "height": 2400})
     retry_log = ""
     with steps.step("open the usage-limit try's log"):
-        page.goto(sc.url(f"/tasks/{FIX_2}/mapped/0?try_number=1"))
+        page.goto(sc.url(f"/tasks/{FIX}/mapped/0?try_number=1"))
         retry_log = read_log(page)
         page.set_viewport_size({"width": 1400, "height": 1350})
         sc.shoot(page, "usage-limit-try-1")
@@ -248,7 +249,7 @@ def read_the_storage(sc: Scenario, page: Any) -> None:
     steps = sc.steps
     store = ""
     with steps.step("open the Task State Store"):
-        page.goto(sc.url(f"/tasks/{FIX_2}/mapped/0/task-state-store"))
+        page.goto(sc.url(f"/tasks/{FIX}/mapped/0/task-state-store"))
         settle(page, 1500)
         page.get_by_text('"verdict"').nth(1).wait_for()  # each value's editor has loaded
         page.wait_for_timeout(300)
@@ -288,16 +289,16 @@ def read_the_storage(sc: Scenario, page: Any) -> None:
         assert isinstance(value, dict)
         assert [a["cost_usd"] for a in value["per_attempt"]] == [0.0118, 0.0041]
     with steps.step("XCom: the fix task's commit and both tries' spend"):
-        value = sc.xcom(FIX_2)
-        assert [c["subject"] for c in value["commits"]] == ["Sort imports in pricing module"]
-        assert [a["try_number"] for a in value["per_attempt"]] == [1, 2]
+        value = sc.xcom(FIX)
+        assert value["commits"][0]["subject"] == "Sort imports in pricing module"
+        assert sorted({a["try_number"] for a in value["per_attempt"]}) == [1, 2]
 
 
 def read_the_prompt_and_the_graph(sc: Scenario, page: Any) -> None:
     steps = sc.steps
     prompt = ""
     with steps.step("open the Rendered Templates tab"):
-        page.goto(sc.url(f"/tasks/{FIX_1}/mapped/0/rendered_templates"))
+        page.goto(sc.url(f"/tasks/{FIX}/mapped/0/rendered_templates"))
         settle(page, 1500)
         prompt = str(page.get_by_role("row").filter(has_text="prompt").first.inner_text())
         sc.shoot(page, "rendered-templates")
@@ -305,8 +306,9 @@ def read_the_prompt_and_the_graph(sc: Scenario, page: Any) -> None:
         # The editor splits a line into tokens: compare words. Its first lines are in view.
         words = " ".join(prompt.replace("\xa0", " ").split())
         assert "Fix the failing checks of the project in" in words, words[:300]
-        ti = sc.af.client.get(f"/dags/{DAG_ID}/dagRuns/{sc.run_id}/taskInstances/{FIX_1}/0").json()
-        assert "[ruff F401]" in ti["rendered_fields"]["prompt"]  # the rest of the same field
+        ti = sc.af.client.get(f"/dags/{DAG_ID}/dagRuns/{sc.run_id}/taskInstances/{FIX}/0").json()
+        # The rest of the same field: the retry's prompt, from the tree try 1 left.
+        assert "[ruff I001]" in ti["rendered_fields"]["prompt"]
 
     with steps.step("map index names the project"):
         instances = sc.af.task_instances(DAG_ID, str(sc.run_id))
@@ -333,11 +335,9 @@ def read_the_prompt_and_the_graph(sc: Scenario, page: Any) -> None:
         nodes = [t.split("\n")[0] for t in page.locator(".react-flow__node").all_inner_texts()]
         sc.shoot(page, "graph")
         page.set_viewport_size({"width": 1400, "height": 1000})
-    with steps.step("Graph: the iterations are groups"):
-        assert [f"iteration_{n}" for n in range(1, 9)] == [
-            node for node in nodes if node.startswith("iteration_")
-        ], nodes
-        unrolled = [node for node in nodes if re.match(r"(fix|check)_[1-9]", node)]
+    with steps.step("Graph: one fix task, its checks inside it"):
+        assert "fix" in nodes and "check_0" in nodes, nodes
+        unrolled = [node for node in nodes if re.match(r"(iteration|fix|check)_[1-9]", node)]
         assert not unrolled, f"iterations drawn unrolled: {unrolled}"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from autofix import hosting, yamlfile
 from autofix.errors import ConfigError, ConfigFileError
@@ -23,6 +23,9 @@ ENV_PREFIX = "AUTOFIX__"
 # environment variables above win, as they are the more specific.
 AIRFLOW_CONFIG_OPTION = "config_file"
 AIRFLOW_HOME_OPTION = "home"
+# fixing.max_unrolled_iterations: the DAG no longer unrolls fix/check task pairs (one fix task
+# with verify= instead); max_iterations alone bounds the attempts.
+RETIRED_FIXING_KEYS = frozenset({"max_unrolled_iterations"})
 
 
 OnLimit = Literal["retry", "skip", "fail"]
@@ -123,7 +126,6 @@ class FixingSettings(_Section):
     agent_clis_dir: str | None = ".agents"
     agent_retries: int = Field(default=2, ge=0, le=10)  # Airflow retries of agent tasks (transient)
     agent_retry_delay_seconds: float = Field(default=60.0, ge=0)  # first delay; backoff doubles it
-    max_unrolled_iterations: int = Field(default=8, ge=1, le=30)  # fix/check pairs in the DAG
     cache_dir: str = "logs/autofix/cache"  # discover_tests results, one file per project
     test_config_max_age_hours: float = Field(default=24.0, ge=0)  # 0 = always ask the agent
     runs_dir: str = "logs/autofix/runs"  # per-run summaries (JSON + Markdown)
@@ -133,6 +135,14 @@ class FixingSettings(_Section):
     approval_timeout_seconds: int = Field(default=24 * 3600, ge=1)  # no answer: rejected
     push: Literal["none", "branch", "pull_request"] = "none"
     git_conn_id: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired(cls, data: Any) -> Any:
+        """Keys of older versions load without effect instead of failing the whole file."""
+        if isinstance(data, dict) and RETIRED_FIXING_KEYS & data.keys():
+            data = {k: v for k, v in data.items() if k not in RETIRED_FIXING_KEYS}
+        return data
 
 
 class AgentSettings(_Section):

@@ -18,9 +18,10 @@ from pydantic import BaseModel
 
 from autofix import gitops
 from autofix.errors import GitError
+from autofix.fixing.loop import tool_counts
 from autofix.fixing.plan import Handoff, ProjectPlan
 from autofix.fixing.prepare import Prepared
-from autofix.fixing.summary import ProjectSummary, tool_counts
+from autofix.fixing.summary import ProjectSummary
 from autofix.redact import redact
 
 APPROVE = "Approve"  # the options of Airflow's ApprovalOperator

@@ -25,6 +25,7 @@ from autofix.errors import FixingError
 HOOKS_FILE = ".pre-commit-config.yaml"
 DEFAULT_SCENARIO = "sample_project"
 DEFAULT_WORK_BRANCH = "autofix/fixes"
+MAX_ITERATIONS = 30  # verified fix attempts a run may ask for
 
 
 def slug(text: str, limit: int = 60) -> str:
@@ -75,7 +76,7 @@ class ProjectPlan(BaseModel):
     work_branch: str = DEFAULT_WORK_BRANCH
     agent: str = "sim"
     model: str | None = None
-    max_iterations: int = Field(default=5, ge=1)
+    max_iterations: int = Field(default=5, ge=1, le=MAX_ITERATIONS)  # the fix's attempts
     checks: list[str] = Field(default_factory=list)  # empty: discovered, else detected
     timeouts: Timeouts = Field(default_factory=Timeouts)
     agent_options: dict[str, Any] = Field(default_factory=dict)
@@ -137,7 +138,6 @@ def plan_projects(
     config: AutofixConfig,
     *,
     run_id: str,
-    max_iterations_cap: int | None = None,
 ) -> list[ProjectPlan]:
     """One plan per project named by the run (``project_path``, ``projects``) or the config.
 
@@ -168,11 +168,6 @@ def plan_projects(
         names.add(name)
         agent = str(merged.get("agent") or "sim")
         max_iterations = int(merged.get("max_iterations") or 5)
-        if max_iterations_cap is not None and max_iterations > max_iterations_cap:
-            raise FixingError(
-                f"max_iterations={max_iterations} but the DAG has {max_iterations_cap} fix "
-                "tasks; raise fixing.max_unrolled_iterations in config/autofix.yaml"
-            )
         options = {
             **(format_class(agent).default_options if agent in coding_agents() else {}),
             **dict(merged.get("agent_options") or {}),

@@ -1,4 +1,4 @@
-"""What the agent is asked at each step: configure_hooks, discover_tests and fix_k."""
+"""What the agent is asked at each step: configure_hooks, discover_tests and fix."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 
 from autofix.checks.model import KNOWN_CHECKS
-from autofix.fixing.loop import LoopStatus
+from autofix.fixing.loop import Baseline
 from autofix.fixing.plan import HOOKS_FILE, ProjectPlan
 from autofix.fixing.testconfig import TestConfig
 
@@ -34,28 +34,26 @@ def discover_prompt(plan: ProjectPlan) -> str:
     )
 
 
-def fix_prompt(plan: ProjectPlan, status: LoopStatus, test_config: TestConfig | None) -> str:
-    """The fix request: the grouped errors, what the checks are, and the one rule (commit)."""
-    iteration = status.iteration + 1
+def fix_prompt(plan: ProjectPlan, baseline: Baseline, test_config: TestConfig | None) -> str:
+    """The fix request: the grouped errors, what the checks are, and the one rule (commit).
+    The checks' errors after each attempt come back as feedback (``autofix.verify``)."""
     lines = [
         f"Fix the failing checks of the project in {plan.project_path} "
-        f"(git branch {plan.work_branch}). Iteration {iteration} of {status.max_iterations}.",
+        f"(git branch {plan.work_branch}).",
         "",
-        f"Checks that must pass: {', '.join(status.checks)}.",
+        f"Checks that must pass: {', '.join(baseline.checks)}.",
     ]
     if test_config is not None:
         lines.append(f"Tests run with: {test_config.test_command}")
-    last = status.records[-1] if status.records else None
-    if last is not None and not last.productive:
-        lines += ["", f"Your previous iteration made no progress ({last.why_unproductive()})."]
     lines += [
         "",
         "Current problems, most urgent first:",
-        status.snapshot.rendered,
+        baseline.snapshot.rendered,
         "",
         "Rules:",
         "- Fix the code, not the checks: do not disable rules, skip tests or add ignores.",
-        "- Keep changes small. Fixing the first problem(s) is fine; the checks run again after you.",
+        "- Keep changes small. Fixing the first problem(s) is fine; the checks run again after "
+        "you and what is left comes back to you.",
         "- When done, commit your changes with git in ONE new commit whose message says what "
         "you fixed. A fix without a new commit counts as no progress.",
     ]

@@ -1,7 +1,8 @@
 """Each step of the ``autonomous_fixing`` DAG as plain functions: values in, values out.
 
-``plan → prepare → configure_hooks → discover_tests → check_0 → fix_1 → check_1 → … →
-summary → approval → publish``.
+``plan → prepare → configure_hooks → discover_tests → check_0 → fix → summary → approval →
+publish``; ``fix`` is one agent task whose checks (``autofix.verify``) send what is left back
+to the agent after each attempt.
 
 The operators (``autofix.operators.fixing``) pull a step's inputs from XCom, call its function
 here and push what it returns. A step that cannot go on raises ``FixingError`` with what to do
@@ -22,12 +23,13 @@ from autofix.config import AutofixConfig, resolve
 from autofix.errors import FixingError, GitError
 from autofix.fixing.approval import ApprovalRequest, Decision, approval_request, gate_skip_reason
 from autofix.fixing.loop import (
-    LoopStatus,
-    advance,
-    baseline,
+    Baseline,
     commits_since,
-    fix_skip_reason,
+    current,
+    fix_checks,
+    outcome_of,
     snapshot,
+    tool_counts,
 )
 from autofix.fixing.plan import (
     HOOKS_FILE,
@@ -48,13 +50,13 @@ from autofix.fixing.summary import (
     audit_location,
     render_summary,
     summarize,
-    tool_counts,
     write_summary,
 )
 from autofix.fixing.testconfig import TestConfig, TestConfigCache, choose_checks
 from autofix.gitops import Commit, init_scratch_copy
 from autofix.redact import redact
 from autofix.result import ParseResult
+from autofix.verify.checks import Check
 
 
 class StepLog(Protocol):
@@ -69,13 +71,16 @@ class StepLog(Protocol):
 class PlannedCall:
     """What to ask this project's agent; ``prompt`` None: no call is needed, for ``reason``.
 
-    ``head`` is HEAD before a fix call: the commits after it are the fix's."""
+    A fix call also has ``head`` (HEAD before it: the commits after it are the fix's), the
+    ``verify`` checks each attempt must pass and ``max_attempts``."""
 
     prepared: Prepared
     prompt: str | None
     timeout: float
     reason: str = ""
     head: str = ""
+    verify: tuple[Check, ...] = ()
+    max_attempts: int | None = None
 
 
 # -- plan, prepare ------------------------------------------------------------------------------
@@ -86,7 +91,6 @@ def plan_step(
     config: AutofixConfig,
     *,
     run_id: str,
-    max_iterations_cap: int,
     log: StepLog,
 ) -> list[ProjectPlan]:
     """The run's projects (params, else ``fixing.projects``, else a fresh copy of
@@ -96,7 +100,7 @@ def plan_step(
     params = dict(params)
     if not names_a_project(params) and not config.fixing.projects and config.fixing.scratch_from:
         params["project_path"] = str(scratch_copy(config, run_id, log))
-    plans = plan_projects(params, config, run_id=run_id, max_iterations_cap=max_iterations_cap)
+    plans = plan_projects(params, config, run_id=run_id)
     hint = empty_project_hint(config)
     for plan in plans:
         found = preflight(Path(plan.project_path), plan.agent, plan.agent_clis_dir, empty_hint=hint)
@@ -213,73 +217,52 @@ def keep_test_config(plan: ProjectPlan, cache: TestConfigCache, data: Any, log: 
     log.info("test config %s cached at %s", test_config.model_dump(), path)
 
 
-# -- check_<n>, fix_<n> -----------------------------------------------------------------------
+# -- check_0, fix ---------------------------------------------------------------------------
 
 
-def check_step(
-    plan: ProjectPlan,
-    iteration: int,
-    previous: LoopStatus | None,
-    test_config: TestConfig | None,
-    log: StepLog,
-) -> LoopStatus:
-    """Run the real check tools: check_0 is the baseline (its checks chosen from the params,
-    discover_tests' answer or the files), check_<n> records fix_<n>'s effect."""
-    if iteration == 0:
-        checks, source = choose_checks(plan, test_config)
-        log.info("checks (from %s): %s", source, ", ".join(checks))
-    else:
-        if previous is None:
-            raise FixingError(f"check_{iteration - 1} has no result")
-        checks = previous.checks
-    current = snapshot(plan.project_path, checks, plan.timeouts.checks)
-    log.info("::group::%d error(s): %s", current.errors, tool_counts(current.by_tool))
-    log.info("%s", current.rendered)
+def check_step(plan: ProjectPlan, test_config: TestConfig | None, log: StepLog) -> Baseline:
+    """Run the real check tools before the fix: the checks chosen from the params,
+    discover_tests' answer or the files."""
+    checks, source = choose_checks(plan, test_config)
+    log.info("checks (from %s): %s", source, ", ".join(checks))
+    found = snapshot(plan.project_path, checks, plan.timeouts.checks)
+    log.info("::group::%d error(s): %s", found.errors, tool_counts(found.by_tool))
+    log.info("%s", found.rendered)
     log.info("::endgroup::")
-    for problem in current.tool_problems:
+    for problem in found.tool_problems:
         log.warning("check tool problem: %s", problem)
-    if previous is None:
-        status = baseline(current, checks, plan.max_iterations)
-    else:
-        status = advance(previous, current)
-        record = status.records[-1]
-        log.info(
-            "fix_%d: %s, errors %d → %d%s",
-            record.iteration,
-            f"new HEAD {record.head_after[:12]}" if record.new_commit else "NO new commit",
-            record.errors_before,
-            record.errors_after,
-            "" if record.productive else f" (no progress: {record.why_unproductive()})",
-        )
-        if current.dirty and not record.new_commit:
-            log.warning("uncommitted changes left by the agent: %s", current.dirty[:10])
-    log.info("loop: %s: %s", status.state.value, status.verdict.reason)
-    return status
+    return Baseline(checks=checks, max_iterations=plan.max_iterations, snapshot=found)
 
 
 def fix_call(
-    prepared: Prepared, iteration: int, previous: LoopStatus | None, test_config: TestConfig | None
+    prepared: Prepared, baseline: Baseline | None, test_config: TestConfig | None
 ) -> PlannedCall:
-    """fix_<n>'s prompt from check_<n-1>'s grouped errors; no call once the loop is done."""
+    """The fix prompt from the errors as they are now (check_0's, or a fresh snapshot when an
+    earlier try committed); each attempt must pass every check and commit, up to
+    ``max_iterations`` attempts. No call when the checks are clean."""
     plan = prepared.plan
-    reason = fix_skip_reason(previous, iteration)
-    if reason is not None or previous is None:
-        return PlannedCall(prepared, None, plan.timeouts.fix, str(reason))
-    prompt = fix_prompt(plan, previous, test_config)
-    return PlannedCall(prepared, prompt, plan.timeouts.fix, head=previous.snapshot.head)
+    timeout = plan.timeouts.fix
+    if baseline is None:
+        return PlannedCall(prepared, None, timeout, "check_0 has no result (it did not run)")
+    now = current(baseline, plan.project_path, plan.timeouts.checks)
+    if now.clean:
+        return PlannedCall(prepared, None, timeout, "all checks pass")
+    return PlannedCall(
+        prepared,
+        fix_prompt(plan, now, test_config),
+        timeout,
+        f"{now.snapshot.errors} error(s): {tool_counts(now.snapshot.by_tool)}",
+        head=now.snapshot.head,
+        verify=fix_checks(now, plan.timeouts.checks),
+        max_attempts=plan.max_iterations,
+    )
 
 
-def fix_commits(call: PlannedCall, iteration: int, log: StepLog) -> list[Commit]:
-    """The commits fix_<n> made; none counts as no progress (check_<n> records it)."""
+def fix_commits(call: PlannedCall, log: StepLog) -> list[Commit]:
+    """The commits the fix made in this try."""
     commits = commits_since(call.prepared.plan.project_path, call.head)
     for commit in commits:
         log.info("new commit %s %s", commit.sha[:12], redact(commit.subject))
-    if not commits:
-        log.warning(
-            "fix_%d made no new commit (HEAD still %s): counts as no progress",
-            iteration,
-            call.head[:12],
-        )
     return commits
 
 
@@ -287,24 +270,18 @@ def fix_commits(call: PlannedCall, iteration: int, log: StepLog) -> list[Commit]
 
 
 def summary_failures(
-    last: LoopStatus | None, failed: Callable[[str], ParseResult | None]
+    baseline: Baseline | None, failed: Callable[[str], ParseResult | None]
 ) -> list[str]:
-    """Why the project did not finish: the failed agent step's message, else which steps to
-    read. ``last`` is the last check that ran; ``failed(step)`` is a step's failed result."""
-    if last is None:
-        found = [
-            result.error_message
-            for name in ("configure_hooks", "discover_tests")
-            if (result := failed(name)) is not None
-        ]
-        return found or ["configure_hooks, discover_tests or check_0 failed; see their logs"]
-    if last.verdict.stop:
+    """Why the project never reached its fix: the failed agent step's message, else which
+    steps to read. ``failed(step)`` is a step's failed result."""
+    if baseline is not None:
         return []
-    step = last.iteration + 1
-    result = failed(f"fix_{step}")
-    if result is not None:
-        return [result.error_message]
-    return [f"fix_{step} or check_{step} did not finish; see their logs"]
+    found = [
+        result.error_message
+        for name in ("configure_hooks", "discover_tests")
+        if (result := failed(name)) is not None
+    ]
+    return found or ["configure_hooks, discover_tests or check_0 failed; see their logs"]
 
 
 def summary_step(
@@ -312,24 +289,35 @@ def summary_step(
     *,
     run_id: str,
     prepared: Prepared,
-    status: LoopStatus | None,
+    baseline: Baseline | None,
+    fix: ParseResult | None,
     failures: list[str],
     log: StepLog,
 ) -> ProjectSummary:
-    """The project's outcome with its agent calls from the run's audit records, written under
-    ``fixing.runs_dir`` with the run's audit report, and logged."""
+    """The project's outcome (check_0 before, the fix's last verified attempt after) with its
+    agent calls from the run's audit records, written under ``fixing.runs_dir`` with the run's
+    audit report, and logged. ``fix`` None: the fix did not run (skipped, or it failed
+    without a result)."""
     store = build_store(config.audit)
-    project = prepared.plan.project_path
+    plan = prepared.plan
+    project = plan.project_path
     interactions = [
         item
         for item in store.by_trace(run_id)
         if str(item.envelope.context.get("cwd") or "") == project
     ]
     report = build_report(interactions, store=store.describe(), since=None)
+    outcome = None
+    if baseline is not None:
+        # Without a fix result, an earlier try of the fix may still have committed.
+        now = baseline if fix is not None else current(baseline, project, plan.timeouts.checks)
+        outcome = outcome_of(now, fix)
+        log.info("loop: %s: %s", outcome.state.value, outcome.reason)
     summary = summarize(
         run_id=run_id,
         prepared=prepared,
-        status=status,
+        baseline=baseline,
+        outcome=outcome,
         failures=failures,
         calls=agent_calls(interactions, project),
         audit=audit_location(config),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,8 +13,7 @@ from pydantic import BaseModel, Field
 from autofix import gitops
 from autofix.config import AutofixConfig, resolve
 from autofix.costs import CostSource
-from autofix.fixing.circuit import LoopState
-from autofix.fixing.loop import LoopStatus, commits_since
+from autofix.fixing.loop import Baseline, LoopOutcome, LoopState, commits_since, tool_counts
 from autofix.fixing.plan import slug
 from autofix.fixing.prepare import Prepared
 
@@ -58,13 +57,13 @@ class ProjectSummary(BaseModel):
     project_path: str
     work_branch: str
     agent: str
-    outcome: str  # clean | tripped | exhausted | failed
+    outcome: str  # a LoopState: clean | tripped | exhausted | failed
     reason: str
     errors_before: int | None
     errors_after: int | None
     by_tool_before: dict[str, int] = Field(default_factory=dict)
     by_tool_after: dict[str, int] = Field(default_factory=dict)
-    iterations: int = 0
+    iterations: int = 0  # verified fix attempts
     commits: list[gitops.Commit] = Field(default_factory=list)
     agent_calls: AgentCalls = Field(default_factory=AgentCalls)
     audit: str = ""
@@ -103,35 +102,31 @@ def summarize(
     *,
     run_id: str,
     prepared: Prepared,
-    status: LoopStatus | None,
+    baseline: Baseline | None,
+    outcome: LoopOutcome | None,
     failures: Sequence[str],
     calls: AgentCalls,
     audit: str,
 ) -> ProjectSummary:
-    """One project's outcome. A failed task wins over the loop's own verdict."""
+    """One project's outcome. A failed step before the fix wins over the loop's outcome."""
     plan = prepared.plan
-    if failures:
-        outcome, reason = "failed", "; ".join(failures)
-    elif status is None:
-        outcome, reason = "failed", "the checks never ran"
-    else:
-        outcome, reason = status.state.value, status.verdict.reason
-        if status.state is LoopState.CONTINUE:  # a check ran but no later fix task did
-            outcome = "failed"
-        elif status.state is LoopState.CLEAN and calls.calls == 0:
+    state, reason = LoopState.FAILED.value, "; ".join(failures) or "the checks never ran"
+    if not failures and outcome is not None:
+        state, reason = outcome.state.value, outcome.reason
+        if outcome.state is LoopState.CLEAN and calls.calls == 0:
             reason = f"{NOT_CALLED} ({reason})"
     return ProjectSummary(
         run_id=run_id,
         project_path=plan.project_path,
         work_branch=plan.work_branch,
         agent=plan.agent,
-        outcome=outcome,
+        outcome=state,
         reason=reason,
-        errors_before=status.initial_errors if status else None,
-        errors_after=status.snapshot.errors if status else None,
-        by_tool_before=status.initial_by_tool if status else {},
-        by_tool_after=status.snapshot.by_tool if status else {},
-        iterations=status.iteration if status else 0,
+        errors_before=baseline.snapshot.errors if baseline else None,
+        errors_after=outcome.errors_after if outcome else None,
+        by_tool_before=baseline.snapshot.by_tool if baseline else {},
+        by_tool_after=outcome.by_tool_after if outcome else {},
+        iterations=outcome.iterations if outcome else 0,
         commits=commits_since(plan.project_path, prepared.base_sha),
         agent_calls=calls,
         audit=audit,
@@ -145,11 +140,6 @@ def audit_location(config: AutofixConfig) -> str:
     if config.audit.store == "memory":
         return "memory (not kept)"
     return str(resolve(config.audit.path))
-
-
-def tool_counts(counts: Mapping[str, int]) -> str:
-    """``ruff 3, mypy 1`` (``-`` for none): errors by check tool, as people read them."""
-    return ", ".join(f"{tool} {n}" for tool, n in counts.items()) or "-"
 
 
 def render_summary(summary: ProjectSummary) -> str:

@@ -4,8 +4,7 @@ Each operator pulls its step's inputs from XCom, calls the step's function in
 ``autofix.fixing.steps`` and pushes what it returns; a ``FixingError`` fails the task at once.
 
 Every task after ``plan`` runs inside a task group mapped over the run's projects, so each
-reads its siblings' XComs at its own map index; each fix/check pair sits in its own group
-``iteration_<n>`` so the Graph view folds the unrolled loop. Every task names its project in
+reads its siblings' XComs at its own map index. Every task names its project in
 ``context["project_name"]``, which the group's ``map_index_template`` shows instead of the index.
 Agent calls are AIWrapperOperator subclasses: each is its own task with its own log, retries and
 ParseResult, and builds its prompt when its templates are rendered, so the Rendered Templates tab
@@ -14,7 +13,6 @@ shows it while the task runs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -25,7 +23,7 @@ from airflow.sdk import TriggerRule
 from airflow.sdk.exceptions import AirflowSkipException
 
 from autofix.errors import FixingError, GitError
-from autofix.fixing.loop import LoopStatus
+from autofix.fixing.loop import Baseline
 from autofix.fixing.plan import ProjectPlan
 from autofix.fixing.prepare import Prepared
 from autofix.fixing.steps import (
@@ -47,7 +45,7 @@ from autofix.fixing.summary import ProjectSummary, run_note
 from autofix.fixing.testconfig import TestConfig, TestConfigCache, cache_for
 from autofix.hooks.git_remote import GitRemoteHook
 from autofix.listeners.run_note import RUN_NOTE_KEY
-from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here
+from autofix.operators.results import FAILED_RESULT_KEY, coerce_result, pull_here, pull_result
 from autofix.operators.retry_policy import NoRetryOnPermanentOperator, fail_now
 from autofix.operators.wrapper import AIWrapperOperator, load_task_config, to_xcom
 from autofix.redact import redact
@@ -61,26 +59,12 @@ TEST_CONFIG_KEY = "test_config"
 SUMMARY_KEY = "summary"  # only when the summary task fails (then it has no return value)
 PROJECT_NAME = "project_name"  # the context key the map_index_template renders
 MAP_INDEX_TEMPLATE = "{{ " + PROJECT_NAME + " }}"
-_ITERATION = re.compile(r"(?:fix|check)_(\d+)")
-_ITERATION_GROUP = re.compile(r"iteration_\d+")
-
-
-def iteration_group(n: int) -> str:
-    """The task group holding fix_<n> and check_<n>."""
-    return f"iteration_{n}"
 
 
 def sibling_id(task_id: str, name: str) -> str:
-    """The id of step ``name`` (prepare, check_0, fix_<n>, check_<n>, summary, ...) of the
-    project that ``task_id`` belongs to: fix/check pairs after check_0 live in their
-    iteration's group, the other steps directly in the project's group."""
+    """The id of step ``name`` (prepare, check_0, fix, summary, ...) of the project that
+    ``task_id`` belongs to: its sibling in the project's group."""
     group, _, _ = task_id.rpartition(".")
-    parent, _, last = group.rpartition(".")
-    if _ITERATION_GROUP.fullmatch(last):  # this task is inside an iteration's group
-        group = parent
-    found = _ITERATION.fullmatch(name)
-    if found and int(found.group(1)) > 0:
-        name = f"{iteration_group(int(found.group(1)))}.{name}"
     return f"{group}.{name}" if group else name
 
 
@@ -104,9 +88,9 @@ def pull_prepared(
     return prepared
 
 
-def pull_status(context: Context, task_id: str, iteration: int) -> LoopStatus | None:
-    raw = pull_here(context, sibling_id(task_id, f"check_{iteration}"))
-    return None if raw is None else LoopStatus.model_validate(raw)
+def pull_baseline(context: Context, task_id: str) -> Baseline | None:
+    raw = pull_here(context, sibling_id(task_id, "check_0"))
+    return None if raw is None else Baseline.model_validate(raw)
 
 
 def pull_test_config(context: Context, task_id: str) -> TestConfig | None:
@@ -144,10 +128,6 @@ class PlanProjectsOperator(NoRetryOnPermanentOperator):
 
     ui_color = "#eeeeee"
 
-    def __init__(self, *, max_iterations_cap: int, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.max_iterations_cap = max_iterations_cap
-
     def execute(self, context: Context) -> list[dict[str, Any]]:
         config = load_task_config(self.log)
         with step_failure(self.log, note=(context, "plan")):
@@ -155,7 +135,6 @@ class PlanProjectsOperator(NoRetryOnPermanentOperator):
                 context["params"],
                 config,
                 run_id=str(context["run_id"]),
-                max_iterations_cap=self.max_iterations_cap,
                 log=self.log,
             )
             for plan in plans:  # a remote that cannot work fails now, before any agent runs
@@ -227,6 +206,8 @@ class _ProjectAgentOperator(AIWrapperOperator):
             agent_options=dict(plan.agent_options),
             prompt=call.prompt or "",
             timeout=call.timeout,
+            verify=call.verify or self.verify,
+            max_attempts=call.max_attempts or self.max_attempts,
             agent_clis_dir=self.agent_clis_dir or plan.agent_clis_dir,
         )
         return self.run_spec(context, spec)
@@ -284,83 +265,69 @@ class DiscoverTestsOperator(_ProjectAgentOperator):
 
 
 class CheckOperator(NoRetryOnPermanentOperator):
-    """Run the real check tools; check_0 is the baseline, check_N records fix_N's effect."""
+    """check_0: run the real check tools before the fix; the fix's own checks come after."""
 
     ui_color = "#e6f5d0"
-
-    def __init__(self, *, iteration: int, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.iteration = iteration
 
     def execute(self, context: Context) -> dict[str, Any]:
         with step_failure(self.log):
             prepared = pull_prepared(context, self.task_id)
-            first = self.iteration == 0
-            test_config = pull_test_config(context, self.task_id) if first else None
-            previous = None if first else pull_status(context, self.task_id, self.iteration - 1)
-            status = check_step(prepared.plan, self.iteration, previous, test_config, self.log)
-        return status.model_dump(mode="json")
+            test_config = pull_test_config(context, self.task_id)
+            baseline = check_step(prepared.plan, test_config, self.log)
+        return baseline.model_dump(mode="json")
 
 
 class FixOperator(_ProjectAgentOperator):
-    """One fix iteration: the agent gets the grouped errors and must commit. Skips when done."""
+    """The fix: the agent gets the grouped errors; after each attempt every check runs again
+    and a new commit is expected, and what fails goes back to the agent (``verify``), up to
+    ``max_iterations`` attempts. Skips when the checks are clean."""
 
-    def __init__(self, *, iteration: int, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("operation", "fix")
         super().__init__(**kwargs)
-        self.iteration = iteration
 
     def agent_call(self, context: Context) -> PlannedCall:
         prepared = pull_prepared(context, self.task_id)
-        previous = pull_status(context, self.task_id, self.iteration - 1)
-        test_config = pull_test_config(context, self.task_id)
-        return fix_call(prepared, self.iteration, previous, test_config)
+        baseline = pull_baseline(context, self.task_id)
+        return fix_call(prepared, baseline, pull_test_config(context, self.task_id))
 
     def execute(self, context: Context) -> dict[str, Any]:
         call = self.planned_call(context)
         if call.prompt is None:
-            raise AirflowSkipException(f"fix_{self.iteration} not needed: {call.reason}")
+            raise AirflowSkipException(f"fix not needed: {call.reason}")
+        self.log.info("fix: %s", call.reason)
         result = self.run_for(context, call)
-        commits = fix_commits(call, self.iteration, self.log)
+        commits = fix_commits(call, self.log)
         # The commits belong to this fix's record; readers of the ParseResult ignore the key.
         return to_xcom(result, commits=[c.model_dump(mode="json") for c in commits])
 
 
 class SummaryOperator(NoRetryOnPermanentOperator):
-    """Issues before/after, commits, agent calls and cost; fails unless the project is clean."""
+    """Issues before (check_0) and after (the fix's last checks), commits, agent calls and
+    cost; fails unless the project is clean."""
 
     ui_color = "#fff3b0"
 
-    def __init__(self, *, iterations: int, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("trigger_rule", TriggerRule.ALL_DONE)
         super().__init__(**kwargs)
-        self.iterations = iterations
 
     def _failed_result(self, context: Context, name: str) -> ParseResult | None:
         task_id = sibling_id(self.task_id, name)
         return coerce_result(pull_here(context, task_id, FAILED_RESULT_KEY), task_id)
 
-    def _last_status(self, context: Context) -> LoopStatus | None:
-        """The last check that ran (they run in order: stop at the first that did not)."""
-        last: LoopStatus | None = None
-        for n in range(self.iterations + 1):
-            status = pull_status(context, self.task_id, n)
-            if status is None:
-                break
-            last = status
-        return last
-
     def execute(self, context: Context) -> dict[str, Any]:
         missing = "prepare did not finish, so nothing changed: read prepare's log"
         with step_failure(self.log):
             prepared = pull_prepared(context, self.task_id, missing)
-        last = self._last_status(context)
+        baseline = pull_baseline(context, self.task_id)
         summary = summary_step(
             load_task_config(self.log),
             run_id=str(context["run_id"]),
             prepared=prepared,
-            status=last,
-            failures=summary_failures(last, lambda name: self._failed_result(context, name)),
+            baseline=baseline,
+            fix=pull_result(context, sibling_id(self.task_id, "fix")),
+            failures=summary_failures(baseline, lambda name: self._failed_result(context, name)),
             log=self.log,
         )
         return self._push(context, summary)
