@@ -69,7 +69,6 @@ def api() -> Iterator[Any]:
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AUTOFIX_HOME", str(tmp_path))
     monkeypatch.delenv("AUTOFIX_CONFIG", raising=False)
-    monkeypatch.setenv("AUTOFIX__FIXING__MAX_UNROLLED_ITERATIONS", "2")
     (tmp_path / "scenario.yaml").write_text(SCENARIO, encoding="utf-8")
     return tmp_path
 
