@@ -16,6 +16,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -201,7 +203,25 @@ class SqlStore(AuditStore):
     def _count_day(
         self, conn: Connection, day: date, calls: int, cost: float | None, tokens: int
     ) -> None:
+        """Add to the day's counters in one statement: two workers writing a day's first
+        rows at once must not both insert it (the loser's whole transaction, its audit row
+        with it, would roll back)."""
         days = self.tables["days"]
+        values = {"day": day, "calls": calls, "cost_usd": cost or 0.0, "tokens": tokens}
+        if self.dialect in ("postgresql", "sqlite"):
+            dialect_insert = postgresql_insert if self.dialect == "postgresql" else sqlite_insert
+            upsert = dialect_insert(days).values(**values)
+            conn.execute(
+                upsert.on_conflict_do_update(
+                    index_elements=[days.c.day],
+                    set_={
+                        "calls": days.c.calls + upsert.excluded.calls,
+                        "cost_usd": days.c.cost_usd + upsert.excluded.cost_usd,
+                        "tokens": days.c.tokens + upsert.excluded.tokens,
+                    },
+                )
+            )
+            return
         changes = {
             "calls": days.c.calls + calls,
             "cost_usd": days.c.cost_usd + (cost or 0.0),
@@ -209,9 +229,7 @@ class SqlStore(AuditStore):
         }
         updated = conn.execute(days.update().where(days.c.day == day).values(**changes))
         if updated.rowcount == 0:
-            conn.execute(
-                days.insert().values(day=day, calls=calls, cost_usd=cost or 0.0, tokens=tokens)
-            )
+            conn.execute(days.insert().values(**values))
 
     def _insert(self, conn: Connection, interaction: Interaction, *, replace: bool) -> bool:
         t = self.tables["interactions"]
