@@ -44,6 +44,6 @@ with DAG("celery_budget", schedule=None, start_date=START, max_active_tasks=8, c
     for index in range(AGENT_TASKS):
         _agent(f"agent_{index}", "slow_success.yaml", config_path=str(BUDGET_CONFIG))
 
-# One call that hangs until its worker is killed; its retry runs on the other worker.
+# One budgeted call that hangs until its worker is killed; its retry runs on the other worker.
 with DAG("celery_kill", schedule=None, start_date=START, catchup=False):
-    _agent("agent_hang", "hang_then_succeed.yaml")
+    _agent("agent_hang", "hang_then_succeed.yaml", config_path=str(BUDGET_CONFIG), timeout=300)
