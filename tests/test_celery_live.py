@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -171,8 +172,11 @@ def stack() -> Iterator[CeleryStack]:
     # searchable by it (pytest's tmp_path base is private to root).
     state = Path(tempfile.mkdtemp(prefix="autofix-celery-"))
     state.chmod(0o711)
-    with CeleryStack(state) as running:
-        yield running
+    try:
+        with CeleryStack(state) as running:
+            yield running
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
