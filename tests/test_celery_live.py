@@ -90,7 +90,9 @@ class CeleryStack(AirflowRest):
         ports = dict(
             line.split("=", 1) for line in (self.state / "ports.env").read_text().splitlines()
         )
-        self.audit_url = f"postgresql+psycopg://airflow:airflow@127.0.0.1:{ports['PG_PORT']}/autofix"
+        self.audit_url = (
+            f"postgresql+psycopg://airflow:airflow@127.0.0.1:{ports['PG_PORT']}/autofix"
+        )
 
     def stop(self) -> list[str]:
         if self.api is not None:
@@ -197,7 +199,7 @@ def _today_calls(audit: SqlStore) -> int:
 
 def _write_budget(stack: CeleryStack, max_calls_per_day: int) -> None:
     (stack.state / "budget.yaml").write_text(
-        f"audit:\n  budget:\n    max_calls_per_day: {max_calls_per_day}\n"
+        f"budgets:\n  max_calls_per_day: {max_calls_per_day}\n"
     )
 
 
