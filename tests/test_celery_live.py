@@ -134,16 +134,21 @@ class CeleryStack(AirflowRest):
         self.killed.add(worker)
         marker = f"AUTOFIX_WORKER_HOSTNAME={worker}".encode()
         state = f"AUTOFIX_CELERY_STATE={self.state}".encode()
-        killed = []
+        found = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             with contextlib.suppress(OSError):
                 environ = (entry / "environ").read_bytes().split(b"\0")
                 if marker in environ and state in environ:
-                    os.kill(int(entry.name), signal.SIGKILL)
-                    killed.append(int(entry.name))
-        return killed
+                    found.append(int(entry.name))
+        # All at once, as a machine dies: stopped first, so none of them (the task process,
+        # say, seeing its agent die) writes anything after the kill.
+        for sig in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in found:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, sig)
+        return found
 
     def run_all(self, dag_id: str, runs: int) -> list[str]:
         self.wait_dag(dag_id, timeout=240)
