@@ -142,13 +142,18 @@ class CeleryStack(AirflowRest):
                 environ = (entry / "environ").read_bytes().split(b"\0")
                 if marker in environ and state in environ:
                     found.append(int(entry.name))
+        # The Celery processes rewrite their environment (setproctitle): found by their group.
+        group = self.pid(worker)
+        assert group is not None, f"{worker} is not running"
         # All at once, as a machine dies: stopped first, so none of them (the task process,
         # say, seeing its agent die) writes anything after the kill.
         for sig in (signal.SIGSTOP, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, sig)
             for pid in found:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, sig)
-        return found
+        return [group, *found]
 
     def run_all(self, dag_id: str, runs: int) -> list[str]:
         self.wait_dag(dag_id, timeout=240)
