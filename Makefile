@@ -8,7 +8,7 @@ export AIRFLOW__CORE__ALLOWED_DESERIALIZATION_CLASSES := airflow.* autofix.*
 # (agents, the scheduler, Celery workers) then starts faster.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: venv test test-fast lint typecheck pytest chromium demo up clean llm-up llm-down llm-status agent-clis
+.PHONY: venv test test-fast lint typecheck pytest chromium demo up up-celery down-celery clean llm-up llm-down llm-status agent-clis
 
 venv: $(STAMP)
 
@@ -77,6 +77,15 @@ demo: $(STAMP) $(if $(filter local,$(AGENT)),$(LLM_STAMP))
 up: $(STAMP)
 	@bash scripts/up.sh
 
+# The same on a CeleryExecutor deployment: PostgreSQL, Redis, scheduler, api-server,
+# dag-processor and two Celery workers on loopback, started in the background (state in .celery/,
+# or UP_STATE_DIR); docs/deployment.md, "Many workers on one machine". down-celery stops them.
+up-celery: $(STAMP)
+	@bash scripts/up_celery.sh start
+
+down-celery:
+	@bash scripts/up_celery.sh stop
+
 # The real agent CLIs for the end-to-end tests, pinned in config/agent-clis.txt (the Dockerfile
 # reads it too), installed once into .agents/node_modules/.bin (867 MB, 18-35 s with a cold npm
 # cache; a no-op when current). `make test` runs it.
@@ -84,7 +93,7 @@ agent-clis:
 	@bash scripts/install_agent_clis.sh
 
 clean:
-	rm -rf $(VENV) .airflow .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .airflow .celery .pytest_cache .mypy_cache .ruff_cache
 
 # The local OpenAI-compatible model server (llama.cpp + Gemma 3 270M from PyPI), loopback only.
 LLM_PORT ?= 8012

@@ -18,6 +18,16 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "docker-compose.yaml"
 DOCKERFILE = ROOT / "Dockerfile"
+CELERY_SETTINGS = ROOT / "scripts" / "celery" / "settings.env"
+# settings.env's host and port placeholders → the compose services (make up-celery: loopback).
+COMPOSE_HOSTS = {
+    "AF_PG_HOST": "postgres",
+    "AF_PG_PORT": "5432",
+    "AF_REDIS_HOST": "redis",
+    "AF_REDIS_PORT": "6379",
+    "AF_API_HOST": "airflow-apiserver",
+    "AF_API_PORT": "8080",
+}
 
 AIRFLOW_SERVICES = {
     "airflow-apiserver": "api-server",
@@ -78,7 +88,7 @@ def test_compose_mounts_dags_config_logs(compose: dict[str, Any]) -> None:
 def test_compose_s3_audit_store_wired_to_optional_minio(compose: dict[str, Any]) -> None:
     services = compose["services"]
     env = _env(services["airflow-worker"])
-    assert env["AUTOFIX__AUDIT__STORE"] == "${AUTOFIX_AUDIT_STORE:-jsonl}"
+    assert env["AUTOFIX__AUDIT__STORE"] == "${AUTOFIX_AUDIT_STORE:-sql}"
     assert env["AUTOFIX__AUDIT__BUCKET"] == "${AUTOFIX_AUDIT_BUCKET:-autofix-audit}"
     assert env["AWS_ENDPOINT_URL_S3"] == "${AWS_ENDPOINT_URL_S3:-}"
     assert env["AUTOFIX_CONFIG"] == "/opt/airflow/config/autofix.yaml"
@@ -92,6 +102,39 @@ def test_compose_s3_audit_store_wired_to_optional_minio(compose: dict[str, Any])
         if "minio" not in name:
             assert "minio" not in (service.get("depends_on") or {}), name
     assert (ROOT / "config" / "autofix.yaml").is_file()
+
+
+def _celery_settings() -> dict[str, str]:
+    settings = {}
+    for line in CELERY_SETTINGS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            for placeholder, host in COMPOSE_HOSTS.items():
+                value = value.replace(f"${{{placeholder}}}", host)
+            settings[key] = value
+    return settings
+
+
+def test_compose_uses_the_settings_of_make_up_celery(compose: dict[str, Any]) -> None:
+    settings = _celery_settings()
+    assert {"AIRFLOW__CORE__EXECUTOR", "AIRFLOW__CELERY__BROKER_URL", "AUTOFIX__AUDIT__URL"} <= set(
+        settings
+    )
+    assert not [value for value in settings.values() if "${AF_" in value], "unknown placeholder"
+    for name in AIRFLOW_SERVICES:
+        env = _env(compose["services"][name])
+        differ = {
+            key: (value, env.get(key)) for key, value in settings.items() if env.get(key) != value
+        }
+        assert not differ, f"{name}: (settings.env, compose) differ: {differ}"
+    # The audit database both create (compose: on the postgres volume's first start).
+    mounts = compose["services"]["postgres"]["volumes"]
+    assert (
+        "./scripts/celery/init-audit-db.sql:/docker-entrypoint-initdb.d/init-audit-db.sql:ro"
+        in mounts
+    )
+    audit_db = settings["AUTOFIX__AUDIT__URL"].rstrip("}").rsplit("/", 1)[1]
+    assert f"CREATE DATABASE {audit_db} " in (ROOT / "scripts/celery/init-audit-db.sql").read_text()
 
 
 def test_api_keys_are_pass_through_only(compose: dict[str, Any]) -> None:
