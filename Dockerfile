@@ -44,7 +44,7 @@ USER airflow
 COPY --chown=airflow:0 pyproject.toml README.md /opt/autofix/
 COPY --chown=airflow:0 plugins/autofix /opt/autofix/plugins/autofix
 # Pinning apache-airflow keeps pip from up- or downgrading the image's own Airflow.
-RUN pip install --no-cache-dir "apache-airflow==${AIRFLOW_VERSION}" /opt/autofix ${CHECK_TOOLS}
+RUN pip install --no-cache-dir "apache-airflow==${AIRFLOW_VERSION}" "/opt/autofix[postgres]" ${CHECK_TOOLS}
 
 # Sample project and default config, so the demo DAG runs without any mount.
 COPY --chown=airflow:0 examples /opt/autofix/examples
