@@ -39,11 +39,13 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict plugins/autofix
 
 # Every layer (pyproject's markers): unit and airflow on two workers, then the end-to-end
-# layer, then alone: the agent-CLI matrix (its worker processes take every core) and the
+# layer, then alone: the agent-CLI matrix (its worker processes take every core), the
 # browser test against `make up` (SQLite has one writer: beside the wheel install test's load
-# its first task's state update waited past the worker's timeout). Every step runs, and the
-# target fails if any did. The real agent CLIs are installed first (a no-op when current).
-ALONE := tests/test_e2e_real_clis.py tests/test_ui_make_up.py
+# its first task's state update waited past the worker's timeout) and the two-worker Celery
+# deployment (a scheduler, an api-server, two workers and their agents on two cores). Every step
+# runs, and the target fails if any did. The real agent CLIs are installed first (a no-op when
+# current).
+ALONE := tests/test_e2e_real_clis.py tests/test_ui_make_up.py tests/test_celery_live.py
 pytest: $(LLM_STAMP) agent-clis
 	@status=0; \
 	$(BIN)/pytest -m "not e2e" || status=1; \

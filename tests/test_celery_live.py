@@ -129,31 +129,52 @@ class CeleryStack(AirflowRest):
         )
 
     def kill_worker(self, worker: str) -> list[int]:
-        """The machine dies: SIGKILL every process of this worker (its Celery processes, the
-        task supervisors that left its group, the agent), found by its environment."""
+        """The machine dies: SIGKILL every process of this worker at once. Its processes are
+        its descendants (Celery's pool, the task supervisors that started sessions of their
+        own, the agent) and anything carrying its environment; setproctitle rewrites the
+        Celery processes' environment, so the tree, not the environment, is what finds them."""
         self.killed.add(worker)
+        root = self.pid(worker)
+        assert root is not None, f"{worker} is not running"
         marker = f"AUTOFIX_WORKER_HOSTNAME={worker}".encode()
         state = f"AUTOFIX_CELERY_STATE={self.state}".encode()
-        found = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            with contextlib.suppress(OSError):
-                environ = (entry / "environ").read_bytes().split(b"\0")
-                if marker in environ and state in environ:
-                    found.append(int(entry.name))
-        # The Celery processes rewrite their environment (setproctitle): found by their group.
-        group = self.pid(worker)
-        assert group is not None, f"{worker} is not running"
-        # All at once, as a machine dies: stopped first, so none of them (the task process,
-        # say, seeing its agent die) writes anything after the kill.
-        for sig in (signal.SIGSTOP, signal.SIGKILL):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(group, sig)
-            for pid in found:
+
+        def members() -> set[int]:
+            children: dict[int, list[int]] = {}
+            marked: set[int] = set()
+            for entry in Path("/proc").iterdir():
+                if not entry.name.isdigit():
+                    continue
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    stat = (entry / "stat").read_text()
+                    parent = int(stat.rsplit(")", 1)[1].split()[1])
+                    children.setdefault(parent, []).append(int(entry.name))
+                    environ = (entry / "environ").read_bytes().split(b"\0")
+                    if marker in environ and state in environ:
+                        marked.add(int(entry.name))
+            found, todo = set(), [root, *marked]
+            while todo:
+                pid = todo.pop()
+                if pid not in found:
+                    found.add(pid)
+                    todo += children.get(pid, [])
+            return found
+
+        # Stopped first (a stopped process forks nothing), then looked for again, then killed:
+        # none of them writes anything after the kill.
+        stopped: set[int] = set()
+        for _ in range(3):
+            fresh = members() - stopped
+            if not fresh:
+                break
+            for pid in fresh:
                 with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, sig)
-        return [group, *found]
+                    os.kill(pid, signal.SIGSTOP)
+            stopped |= fresh
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        return sorted(stopped)
 
     def run_all(self, dag_id: str, runs: int) -> list[str]:
         self.wait_dag(dag_id, timeout=240)
@@ -276,7 +297,10 @@ def test_a_worker_killed_mid_call_loses_nothing_and_its_task_retries_elsewhere(
     # The killed call may have its own row (written before the kill); every row after it is
     # the retry's, on the surviving worker.
     calls = _calls(audit, [run_id])
-    assert [call.envelope.hostname for call in calls if call.recorded_at > killed_at] == [survivor]
+    late = [c for c in calls if c.recorded_at > killed_at]
+    assert [c.envelope.hostname for c in late] == [survivor], [
+        (c.envelope.hostname, c.envelope.causation_id, c.result.status, c.recorded_at) for c in late
+    ]
     assert all(call.recorded_at <= killed_at for call in calls if call.envelope.hostname == victim)
     # The killed call's reservation lapses: it holds a slot until its expiry, not forever.
     latest_expiry = killed_at + timedelta(seconds=300 + 3600)
