@@ -71,10 +71,18 @@ class ValidationSettings(_Section):
 class AuditSettings(_Section):
     """autofix.audit.stores: where every agent call is recorded."""
 
-    store: Literal["jsonl", "s3", "memory"] = "jsonl"
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    store: Literal["jsonl", "sql", "s3", "memory"] = "jsonl"
     path: str = "logs/autofix/audit.jsonl"
     bucket: str | None = None
     prefix: str = "autofix/audit"
+    # store: sql. url: a SQLAlchemy URL (None: sqlite:///<home>/logs/autofix/audit.db);
+    # conn_id: an Airflow connection instead, resolved inside Airflow only; schema: the
+    # PostgreSQL schema of the autofix_* tables (None: the connection's default).
+    url: str | None = None
+    conn_id: str | None = None
+    schema_: str | None = Field(default=None, alias="schema")
     required: bool = False
     rotate_max_bytes: int | None = Field(default=64 * 1024 * 1024, ge=1024)
     rotate_daily: bool = False
@@ -91,6 +99,9 @@ class BudgetSettings(_Section):
     max_calls_per_day: int | None = Field(default=None, ge=1)
     max_cost_per_day_usd: float | None = Field(default=None, gt=0)
     max_tokens_per_day: int | None = Field(default=None, ge=1)
+    # audit.store sql: a reservation of a worker that died stops counting after this long
+    # (at least the task's timeout plus a margin is used).
+    reservation_ttl_seconds: float = Field(default=3900.0, gt=0)
 
 
 class ModelPrice(_Section):

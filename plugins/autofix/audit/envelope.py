@@ -115,6 +115,7 @@ class Envelope(BaseModel):
     deterministic: bool = False
     retry_policy: RetryPolicy = Field(default_factory=RetryPolicy)
     created_at: datetime = Field(default_factory=utcnow)
+    hostname: str | None = None  # the worker that made the call (TraceContext.hostname)
     envelope_hash: str = ""
     _prepared: bool = PrivateAttr(default=False)
 
@@ -174,6 +175,7 @@ class Envelope(BaseModel):
                 "trace_id",
                 "causation_id",
                 "created_at",
+                "hostname",
                 "envelope_hash",
                 "instructions_chars",
             },

@@ -1,0 +1,645 @@
+"""SqlStore: the audit store in a database (SQLite by default, PostgreSQL for many workers).
+
+Its own tables, all named ``autofix_*`` (optionally in their own PostgreSQL schema), never
+Airflow's. Queries run as indexed SQL; the day's spend is kept in a per-day counter row so a
+budget check reads one row, however many records there are. Budget reservations make the
+check and the spend atomic across workers (autofix.audit.budget).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from autofix.audit.envelope import Interaction, aware, new_id
+from autofix.audit.events import AuditEvent
+from autofix.audit.stores.base import AuditStore, Usage, load_record
+from autofix.errors import AuditWriteError, ConfigError
+from autofix.redact import redact
+
+log = logging.getLogger("autofix.audit")
+
+TABLE_PREFIX = "autofix_"
+SCHEMA_VERSION = 1
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+# pg_advisory_xact_lock key for budget reservations: "autofix" in ASCII, any constant will do.
+_PG_BUDGET_LOCK = 0x6175746F666978
+_CAUSATION_RE = re.compile(r"^(?P<dag>[^.#]+)\.(?P<task>[^#]+)#try\d+$")
+
+
+def _tables(metadata: sa.MetaData) -> dict[str, sa.Table]:
+    p = TABLE_PREFIX
+    interactions = sa.Table(
+        f"{p}interactions",
+        metadata,
+        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
+        sa.Column("envelope_id", sa.String(64), nullable=False, unique=True),
+        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
+        sa.Column("dag_id", sa.String(250), index=True),
+        sa.Column("task_id", sa.String(250), index=True),
+        sa.Column("operation", sa.String(250), nullable=False, index=True),
+        sa.Column("day", sa.Date(), nullable=False, index=True),
+        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False, index=True),
+        sa.Column("attempt", sa.Integer(), nullable=False, index=True),
+        sa.Column("status", sa.String(40), nullable=False, index=True),
+        sa.Column("success", sa.Boolean(), nullable=False, index=True),
+        sa.Column("failure_kind", sa.String(40), index=True),
+        sa.Column("error_category", sa.String(40), index=True),
+        sa.Column("strategy", sa.String(40), index=True),
+        sa.Column("hostname", sa.String(250), index=True),
+        sa.Column("cost_usd", sa.Float()),
+        sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
+        sa.Column("v", sa.Integer(), nullable=False),
+        sa.Column("envelope", sa.JSON(), nullable=False),
+        sa.Column("result", sa.JSON(), nullable=False),
+    )
+    events = sa.Table(
+        f"{p}events",
+        metadata,
+        sa.Column("seq", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
+        sa.Column("event_id", sa.String(64), nullable=False, unique=True),
+        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
+        sa.Column("name", sa.String(100), nullable=False, index=True),
+        sa.Column("operation", sa.String(250), nullable=False),
+        sa.Column("timestamp", sa.DateTime(timezone=True), nullable=False, index=True),
+        sa.Column("data", sa.JSON(), nullable=False),  # the whole event
+    )
+    days = sa.Table(
+        f"{p}budget_days",
+        metadata,
+        sa.Column("day", sa.Date(), primary_key=True),
+        sa.Column("calls", sa.BigInteger(), nullable=False, default=0),
+        sa.Column("cost_usd", sa.Float(), nullable=False, default=0.0),
+        sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
+    )
+    reservations = sa.Table(
+        f"{p}budget_reservations",
+        metadata,
+        sa.Column("id", sa.String(64), primary_key=True),  # the envelope id of the call
+        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
+        sa.Column("day", sa.Date(), nullable=False, index=True),
+        sa.Column("hostname", sa.String(250)),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    )
+    version = sa.Table(
+        f"{p}schema_version",
+        metadata,
+        sa.Column("version", sa.Integer(), nullable=False),
+    )
+    return {
+        "interactions": interactions,
+        "events": events,
+        "days": days,
+        "reservations": reservations,
+        "version": version,
+    }
+
+
+# One step per schema version: MIGRATIONS[n] takes a database at version n-1 to version n.
+# Version 1 is the first schema (created by create_all); later versions add steps here.
+MIGRATIONS: dict[int, Callable[[Connection, dict[str, sa.Table]], None]] = {
+    1: lambda conn, tables: None,
+}
+
+
+def _utc(moment: datetime) -> datetime:
+    return aware(moment).astimezone(UTC)
+
+
+def _midnight(moment: datetime) -> bool:
+    m = _utc(moment)
+    return (m.hour, m.minute, m.second, m.microsecond) == (0, 0, 0, 0)
+
+
+def _dag_and_task(causation_id: str | None) -> tuple[str | None, str | None]:
+    """``dag.task#tryN`` (what the operator sets on a task's first call) → (dag, task)."""
+    match = _CAUSATION_RE.match(causation_id or "")
+    return (match["dag"], match["task"]) if match else (None, None)
+
+
+def _short(value: Any, size: int) -> str | None:
+    return None if value is None else str(value)[:size]
+
+
+def default_sqlite_url(home: Path) -> str:
+    return f"sqlite:///{home / 'logs' / 'autofix' / 'audit.db'}"
+
+
+class SqlStore(AuditStore):
+    """The audit trail in SQL tables (SQLAlchemy 2 Core).
+
+    ``url`` is a SQLAlchemy URL: ``sqlite:///path/audit.db`` (WAL, a busy timeout),
+    ``postgresql+psycopg://user:pw@host/db`` (``pip install airflow-autofix[postgres]``), or
+    ``mysql+...`` (untested). ``schema`` puts the tables in that PostgreSQL schema.
+
+    An envelope id is unique: appending one again replaces its row (the latest attempt wins,
+    as ``get`` answers on every store); ``import_interaction`` skips it instead (migrations).
+    """
+
+    def __init__(self, url: str, *, schema: str | None = None, engine: Engine | None = None):
+        self.url = url
+        self.schema = schema or None
+        self._engine = engine
+        self._ready = False
+        self._ready_lock = threading.Lock()
+        self.metadata = sa.MetaData(schema=self.schema)
+        self.tables = _tables(self.metadata)
+
+    # ---- connection and schema
+
+    def describe(self) -> str:
+        try:
+            shown = sa.make_url(self.url).render_as_string(hide_password=True)
+        except Exception:
+            shown = redact(self.url)
+        return f"sql:{shown}" + (f" (schema {self.schema})" if self.schema else "")
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = self._make_engine()
+        return self._engine
+
+    def _make_engine(self) -> Engine:
+        try:
+            url = sa.make_url(self.url)
+        except Exception as exc:
+            raise ConfigError(
+                f"audit.url {redact(self.url)!r} is not a SQLAlchemy URL: {exc}; "
+                "use sqlite:///path/audit.db or postgresql+psycopg://user:pw@host:5432/db"
+            ) from None
+        if url.get_backend_name() == "sqlite":
+            return self._sqlite_engine(url)
+        try:
+            return sa.create_engine(url, pool_pre_ping=True, future=True)
+        except ModuleNotFoundError as exc:
+            raise ConfigError(
+                f"audit.url needs the {exc.name} database driver: "
+                "pip install 'airflow-autofix[postgres]' (PostgreSQL)"
+            ) from None
+
+    @staticmethod
+    def _sqlite_engine(url: sa.URL) -> Engine:
+        if url.database and url.database != ":memory:":
+            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(
+            url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, future=True
+        )
+
+        @sa.event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            # Transactions are begun below, so a writer can take the lock up front.
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _on_begin(conn: Connection) -> None:
+            # A writer starts IMMEDIATE: a deferred one that upgrades its lock later can fail
+            # with "database is locked" at once, whatever the busy timeout.
+            immediate = conn.get_execution_options().get("autofix_write", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+
+    def _write_conn(self) -> Connection:
+        return self.engine.connect().execution_options(autofix_write=True)
+
+    def ensure_schema(self) -> None:
+        """Create the tables on first use; migrate an older schema; refuse a newer one."""
+        if self._ready:
+            return
+        with self._ready_lock:
+            if self._ready:
+                return
+            try:
+                self._ensure_schema()
+            except SQLAlchemyError as exc:
+                raise AuditWriteError(
+                    f"cannot open the audit store {self.describe()}: {redact(str(exc))}"
+                ) from exc
+            self._ready = True
+
+    def _ensure_schema(self) -> None:
+        version_table = self.tables["version"]
+        with self._write_conn() as conn, conn.begin():
+            if self.schema and self.dialect == "postgresql":
+                conn.execute(sa.text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
+            if self.dialect == "postgresql":
+                # Two workers starting at once must not both create the tables.
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_PG_BUDGET_LOCK + 1)))
+            self.metadata.create_all(conn, checkfirst=True)
+            found = conn.execute(sa.select(sa.func.max(version_table.c.version))).scalar()
+            if found is None:
+                conn.execute(version_table.insert().values(version=SCHEMA_VERSION))
+                return
+            if found > SCHEMA_VERSION:
+                raise ConfigError(
+                    f"the audit store {self.describe()} has schema version {found}, newer than "
+                    f"this autofix supports ({SCHEMA_VERSION}): upgrade airflow-autofix on this "
+                    "machine, or point audit.url at another database"
+                )
+            for step in range(found + 1, SCHEMA_VERSION + 1):
+                MIGRATIONS[step](conn, self.tables)
+                conn.execute(version_table.update().values(version=step))
+
+    def schema_version(self) -> int | None:
+        self.ensure_schema()
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(sa.func.max(self.tables["version"].c.version)))
+            value = found.scalar()
+            return int(value) if value is not None else None
+
+    def _read(self) -> Connection:
+        self.ensure_schema()
+        return self.engine.connect()
+
+    def _write(self, what: str, work: Callable[[Connection], Any]) -> Any:
+        self.ensure_schema()
+        try:
+            with self._write_conn() as conn, conn.begin():
+                return work(conn)
+        except SQLAlchemyError as exc:
+            raise AuditWriteError(
+                f"cannot write audit {what} to {self.describe()}: {redact(str(exc))}"
+            ) from exc
+
+    # ---- writing
+
+    def _row(self, interaction: Interaction, conn: Connection) -> dict[str, Any]:
+        envelope, result = interaction.envelope, interaction.result
+        recorded = _utc(interaction.recorded_at)
+        dag_id, task_id = _dag_and_task(envelope.causation_id)
+        if dag_id is None and envelope.causation_id:
+            # A retry is caused by the previous attempt: its row knows the task.
+            t = self.tables["interactions"]
+            parent = conn.execute(
+                sa.select(t.c.dag_id, t.c.task_id).where(t.c.envelope_id == envelope.causation_id)
+            ).first()
+            if parent is not None:
+                dag_id, task_id = parent.dag_id, parent.task_id
+        categories = result.error_categories
+        strategy = envelope.context.get("strategy")
+        failure_kind = result.failure_kind.value if result.failure_kind is not None else None
+        dumped = interaction.model_dump(mode="json")
+        return {
+            "envelope_id": envelope.envelope_id,
+            "trace_id": envelope.trace_id,
+            "dag_id": _short(dag_id, 250),
+            "task_id": _short(task_id, 250),
+            "operation": envelope.operation[:250],
+            "day": recorded.date(),
+            "recorded_at": recorded,
+            "attempt": result.attempt_number,
+            "status": result.status.value,
+            "success": result.success,
+            "failure_kind": failure_kind,
+            "error_category": categories[0] if categories else None,
+            "strategy": _short(strategy, 40) if strategy else None,
+            "hostname": _short(envelope.hostname, 250) if envelope.hostname else None,
+            "cost_usd": result.cost_usd,
+            "tokens": result.total_tokens,
+            "v": interaction.v,
+            "envelope": dumped["envelope"],
+            "result": dumped["result"],
+        }
+
+    def _count_day(
+        self, conn: Connection, day: date, calls: int, cost: float | None, tokens: int
+    ) -> None:
+        days = self.tables["days"]
+        changes = {
+            "calls": days.c.calls + calls,
+            "cost_usd": days.c.cost_usd + (cost or 0.0),
+            "tokens": days.c.tokens + tokens,
+        }
+        updated = conn.execute(days.update().where(days.c.day == day).values(**changes))
+        if updated.rowcount == 0:
+            conn.execute(
+                days.insert().values(day=day, calls=calls, cost_usd=cost or 0.0, tokens=tokens)
+            )
+
+    def _insert(self, conn: Connection, interaction: Interaction, *, replace: bool) -> bool:
+        t = self.tables["interactions"]
+        row = self._row(interaction, conn)
+        old = conn.execute(
+            sa.select(t.c.id, t.c.day, t.c.cost_usd, t.c.tokens).where(
+                t.c.envelope_id == row["envelope_id"]
+            )
+        ).first()
+        if old is not None:
+            if not replace:
+                return False
+            conn.execute(t.delete().where(t.c.id == old.id))
+            self._count_day(conn, old.day, -1, -(old.cost_usd or 0.0), -int(old.tokens))
+        conn.execute(t.insert().values(**row))
+        self._count_day(conn, row["day"], 1, row["cost_usd"], row["tokens"])
+        # Settle: the call's reservation (keyed by its envelope id) becomes this row.
+        reservations = self.tables["reservations"]
+        conn.execute(reservations.delete().where(reservations.c.id == row["envelope_id"]))
+        return True
+
+    def append(self, interaction: Interaction) -> None:
+        self._write("record", lambda conn: self._insert(conn, interaction, replace=True))
+
+    def import_interactions(self, interactions: Iterable[Interaction], batch: int = 500) -> int:
+        """Add the interactions whose envelope id is not stored yet; how many were added."""
+        return self._import(interactions, batch, self._insert_new)
+
+    def _insert_new(self, conn: Connection, interaction: Interaction) -> bool:
+        return self._insert(conn, interaction, replace=False)
+
+    def import_events(self, events: Iterable[AuditEvent], batch: int = 500) -> int:
+        """Add the events whose event id is not stored yet; how many were added."""
+        return self._import(events, batch, self._insert_event_new)
+
+    def _import(
+        self, records: Iterable[Any], batch: int, insert: Callable[[Connection, Any], bool]
+    ) -> int:
+        added = 0
+        chunk: list[Any] = []
+
+        def flush(conn: Connection) -> int:
+            return sum(1 for record in chunk if insert(conn, record))
+
+        for record in records:
+            chunk.append(record)
+            if len(chunk) >= batch:
+                added += self._write("import", flush)
+                chunk.clear()
+        if chunk:
+            added += self._write("import", flush)
+        return added
+
+    def _event_row(self, event: AuditEvent) -> dict[str, Any]:
+        return {
+            "event_id": event.event_id,
+            "trace_id": event.trace_id,
+            "name": event.name[:100],
+            "operation": event.operation[:250],
+            "timestamp": _utc(event.timestamp),
+            "data": event.model_dump(mode="json"),
+        }
+
+    def _insert_event_new(self, conn: Connection, event: AuditEvent) -> bool:
+        t = self.tables["events"]
+        exists = conn.execute(sa.select(t.c.seq).where(t.c.event_id == event.event_id)).first()
+        if exists is not None:
+            return False
+        conn.execute(t.insert().values(**self._event_row(event)))
+        return True
+
+    def append_event(self, event: AuditEvent) -> None:
+        t = self.tables["events"]
+        self._write("event", lambda conn: conn.execute(t.insert().values(**self._event_row(event))))
+
+    # ---- reading
+
+    @staticmethod
+    def _interaction(row: Any) -> Interaction | None:
+        data = {
+            "kind": "interaction",
+            "v": row.v,
+            "envelope": row.envelope,
+            "result": row.result,
+            "recorded_at": aware(row.recorded_at).isoformat(),
+        }
+        return load_record(Interaction, data)
+
+    def _interactions(self, query: sa.Select[Any]) -> list[Interaction]:
+        with self._read() as conn:
+            rows = conn.execute(query).all()
+        return [item for row in rows if (item := self._interaction(row)) is not None]
+
+    def _select(self) -> sa.Select[Any]:
+        t = self.tables["interactions"]
+        return sa.select(t.c.v, t.c.envelope, t.c.result, t.c.recorded_at)
+
+    def iter_all(self, since: datetime | None = None) -> Iterator[Interaction]:
+        t = self.tables["interactions"]
+        query = self._select().order_by(t.c.id)
+        if since is not None:
+            query = query.where(t.c.recorded_at >= _utc(since))
+        return self._paged(query, t.c.id)
+
+    def _paged(self, query: sa.Select[Any], key: sa.Column[Any], page: int = 2000) -> Iterator[Any]:
+        """Rows in pages, so a large store is never read into memory at once."""
+        last: Any = None
+        while True:
+            q = query.add_columns(key.label("_key")).limit(page)
+            if last is not None:
+                q = q.where(key > last)
+            with self._read() as conn:
+                rows = conn.execute(q).all()
+            for row in rows:
+                record = self._load_row(row)
+                if record is not None:
+                    yield record
+            if len(rows) < page:
+                return
+            last = rows[-1]._key
+
+    def _load_row(self, row: Any) -> Any:
+        if hasattr(row, "envelope"):
+            return self._interaction(row)
+        return load_record(AuditEvent, row.data)
+
+    def iter_events(self, since: datetime | None = None) -> Iterator[AuditEvent]:
+        t = self.tables["events"]
+        query = sa.select(t.c.data).order_by(t.c.seq)
+        if since is not None:
+            query = query.where(t.c.timestamp >= _utc(since))
+        return self._paged(query, t.c.seq)
+
+    def events(self, trace_id: str) -> list[AuditEvent]:
+        t = self.tables["events"]
+        query = sa.select(t.c.data).where(t.c.trace_id == trace_id).order_by(t.c.seq)
+        with self._read() as conn:
+            rows = conn.execute(query).all()
+        return [event for row in rows if (event := load_record(AuditEvent, row.data))]
+
+    def get(self, envelope_id: str) -> Interaction | None:
+        t = self.tables["interactions"]
+        found = self._interactions(self._select().where(t.c.envelope_id == envelope_id))
+        return found[0] if found else None
+
+    def by_trace(self, trace_id: str) -> list[Interaction]:
+        t = self.tables["interactions"]
+        return self._interactions(self._select().where(t.c.trace_id == trace_id).order_by(t.c.id))
+
+    def recent(self, n: int, *, min_attempt: int = 1) -> list[Interaction]:
+        if n <= 0:
+            return []
+        t = self.tables["interactions"]
+        query = self._select().order_by(t.c.id.desc()).limit(n)
+        if min_attempt > 1:
+            query = query.where(t.c.attempt >= min_attempt)
+        return self._interactions(query)
+
+    def failures(
+        self, limit: int | None = None, since: datetime | None = None
+    ) -> list[Interaction]:
+        t = self.tables["interactions"]
+        query = self._select().where(t.c.success.is_(False)).order_by(t.c.id.desc())
+        if since is not None:
+            query = query.where(t.c.recorded_at >= _utc(since))
+        if limit is not None:
+            query = query.limit(limit)
+        return self._interactions(query)
+
+    def usage(self, trace_id: str | None = None, since: datetime | None = None) -> Usage:
+        with self._read() as conn:
+            return self._usage(conn, trace_id, since)
+
+    def _usage(self, conn: Connection, trace_id: str | None, since: datetime | None) -> Usage:
+        t, days = self.tables["interactions"], self.tables["days"]
+        if trace_id is None and since is not None and _midnight(since):
+            # Whole UTC days: the per-day counters, one row a day.
+            query = sa.select(
+                sa.func.coalesce(sa.func.sum(days.c.calls), 0),
+                sa.func.coalesce(sa.func.sum(days.c.cost_usd), 0.0),
+                sa.func.coalesce(sa.func.sum(days.c.tokens), 0),
+            ).where(days.c.day >= _utc(since).date())
+        else:
+            query = sa.select(
+                sa.func.count(),
+                sa.func.coalesce(sa.func.sum(t.c.cost_usd), 0.0),
+                sa.func.coalesce(sa.func.sum(t.c.tokens), 0),
+            )
+            if trace_id is not None:
+                query = query.where(t.c.trace_id == trace_id)
+            if since is not None:
+                query = query.where(t.c.recorded_at >= _utc(since))
+        calls, cost, tokens = conn.execute(query).one()
+        return Usage(calls=int(calls), cost_usd=float(cost), tokens=int(tokens))
+
+    # ---- budget reservations (autofix.audit.budget)
+
+    def reserve(
+        self,
+        trace_id: str,
+        check: Callable[[Usage, Usage], None],
+        *,
+        now: datetime,
+        ttl_seconds: float,
+        hostname: str | None = None,
+        reservation_id: str | None = None,
+    ) -> str:
+        """Check the budgets and reserve one call, atomically across every worker.
+
+        In one transaction under a lock (PostgreSQL: an advisory lock; SQLite: BEGIN
+        IMMEDIATE; others: the day's counter row FOR UPDATE): count the settled spend plus the
+        live reservations of this run and this day, hand them to ``check`` (run, day), which
+        raises BudgetExhaustedError when a limit is reached; else insert the reservation. Its id is the envelope id of the call; ``append``
+        of that envelope settles it. Returns the id.
+        """
+        rid = reservation_id or new_id()
+        moment = _utc(now)
+
+        def work(conn: Connection) -> str:
+            self._lock_budget(conn, moment.date())
+            r = self.tables["reservations"]
+            conn.execute(r.delete().where(r.c.expires_at <= moment))
+            run, day = self._live_usage(conn, trace_id, moment)
+            check(run, day)
+            conn.execute(
+                r.insert().values(
+                    id=rid,
+                    trace_id=trace_id,
+                    day=moment.date(),
+                    hostname=_short(hostname, 250),
+                    created_at=moment,
+                    expires_at=moment + timedelta(seconds=ttl_seconds),
+                )
+            )
+            return rid
+
+        self.ensure_schema()
+        try:
+            with self._write_conn() as conn, conn.begin():
+                return work(conn)
+        except SQLAlchemyError as exc:
+            raise AuditWriteError(
+                f"cannot reserve a budgeted call in {self.describe()}: {redact(str(exc))}"
+            ) from exc
+
+    def release(self, reservation_id: str) -> None:
+        """Drop a reservation whose call never ran."""
+        r = self.tables["reservations"]
+        self._write(
+            "reservation", lambda conn: conn.execute(r.delete().where(r.c.id == reservation_id))
+        )
+
+    def _lock_budget(self, conn: Connection, day: date) -> None:
+        if self.dialect == "postgresql":
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_PG_BUDGET_LOCK)))
+        elif self.dialect != "sqlite":  # SQLite: BEGIN IMMEDIATE already holds the write lock
+            days = self.tables["days"]
+            if conn.execute(sa.select(days.c.day).where(days.c.day == day)).first() is None:
+                conn.execute(days.insert().values(day=day, calls=0, cost_usd=0.0, tokens=0))
+            conn.execute(sa.select(days.c.day).where(days.c.day == day).with_for_update())
+
+    def _live_usage(self, conn: Connection, trace_id: str, moment: datetime) -> tuple[Usage, Usage]:
+        """Settled spend plus live reservations (one call each, no cost yet), for the run and
+        the day, read in one statement so a settle committing meanwhile is seen whole or not."""
+        t, days, r = self.tables["interactions"], self.tables["days"], self.tables["reservations"]
+        today = moment.date()
+        live = r.c.expires_at > moment
+        run_rows = sa.select(
+            sa.func.count(),
+            sa.func.coalesce(sa.func.sum(t.c.cost_usd), 0.0),
+            sa.func.coalesce(sa.func.sum(t.c.tokens), 0),
+        ).where(t.c.trace_id == trace_id)
+        query = sa.select(
+            run_rows.with_only_columns(sa.func.count()).scalar_subquery(),
+            run_rows.with_only_columns(
+                sa.func.coalesce(sa.func.sum(t.c.cost_usd), 0.0)
+            ).scalar_subquery(),
+            run_rows.with_only_columns(
+                sa.func.coalesce(sa.func.sum(t.c.tokens), 0)
+            ).scalar_subquery(),
+            sa.select(sa.func.count())
+            .select_from(r)
+            .where(r.c.trace_id == trace_id, live)
+            .scalar_subquery(),
+            sa.select(sa.func.coalesce(sa.func.sum(days.c.calls), 0))
+            .where(days.c.day == today)
+            .scalar_subquery(),
+            sa.select(sa.func.coalesce(sa.func.sum(days.c.cost_usd), 0.0))
+            .where(days.c.day == today)
+            .scalar_subquery(),
+            sa.select(sa.func.coalesce(sa.func.sum(days.c.tokens), 0))
+            .where(days.c.day == today)
+            .scalar_subquery(),
+            sa.select(sa.func.count())
+            .select_from(r)
+            .where(r.c.day == today, live)
+            .scalar_subquery(),
+        )
+        row = conn.execute(query).one()
+        run = Usage(calls=int(row[0]) + int(row[3]), cost_usd=float(row[1]), tokens=int(row[2]))
+        day = Usage(calls=int(row[4]) + int(row[7]), cost_usd=float(row[5]), tokens=int(row[6]))
+        return run, day
+
+    def live_reservations(self, now: datetime) -> int:
+        r = self.tables["reservations"]
+        with self._read() as conn:
+            query = sa.select(sa.func.count()).select_from(r).where(r.c.expires_at > _utc(now))
+            return int(conn.execute(query).scalar() or 0)
