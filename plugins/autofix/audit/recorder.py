@@ -32,9 +32,10 @@ class AuditRecorder:
     """Records attempts and events, checks budgets, raises the retry alert.
 
         recorder = AuditRecorder.from_config(load_config())
-        recorder.check_budget(run_id)                            # raises BudgetExhaustedError
+        envelope_id = recorder.reserve_budget(run_id)            # raises BudgetExhaustedError
+        envelope = Envelope(envelope_id=envelope_id, trace_id=run_id, ...)
         recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=1)
-        recorder.record_attempt(envelope, parse_result, latency_ms=elapsed_ms)
+        recorder.record_attempt(envelope, parse_result, latency_ms=elapsed_ms)  # settles it
 
     A failed write is a WARNING plus the ``audit_write_failures`` metric, or AuditWriteError
     when ``audit.required`` is true. It is never silent.
@@ -191,21 +192,41 @@ class AuditRecorder:
         try:
             status = self.budget.check(trace_id)
         except BudgetExhaustedError as exc:
-            self.event(
-                EventName.BUDGET_EXHAUSTED,
-                trace_id,
-                data={
-                    "budget": exc.budget,
-                    "limit": exc.limit,
-                    "calls": exc.calls,
-                    "cost_usd": exc.cost_usd,
-                    "tokens": exc.tokens,
-                },
-            )
+            self._budget_event(trace_id, exc)
             raise
         if self.budget.enabled:
             emit_budget_spend(self.stats, status.run.cost_usd, status.day.cost_usd)
         return status
+
+    def reserve_budget(
+        self, trace_id: str, *, timeout_s: float | None = None, hostname: str | None = None
+    ) -> str:
+        """Before each agent call: check the budgets and reserve the call (atomically across
+        workers on the SQL store). Returns the envelope id the call must use: appending its
+        record settles the reservation. Raises BudgetExhaustedError like ``check_budget``."""
+        try:
+            reservation_id, status = self.budget.reserve(
+                trace_id, timeout_s=timeout_s, hostname=hostname
+            )
+        except BudgetExhaustedError as exc:
+            self._budget_event(trace_id, exc)
+            raise
+        if self.budget.enabled:
+            emit_budget_spend(self.stats, status.run.cost_usd, status.day.cost_usd)
+        return reservation_id
+
+    def _budget_event(self, trace_id: str, exc: BudgetExhaustedError) -> None:
+        self.event(
+            EventName.BUDGET_EXHAUSTED,
+            trace_id,
+            data={
+                "budget": exc.budget,
+                "limit": exc.limit,
+                "calls": exc.calls,
+                "cost_usd": exc.cost_usd,
+                "tokens": exc.tokens,
+            },
+        )
 
     # ---- failure policy
 

@@ -1,4 +1,5 @@
-"""``autofix metrics`` and ``autofix report``: read an audit store, print what it says."""
+"""``autofix metrics`` and ``autofix report`` read an audit store and print what it says;
+``autofix audit migrate`` and ``autofix audit export`` copy one store into another."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from autofix.audit.stores import build_store, store_from_uri
 from autofix.audit.stores.base import AuditStore
 from autofix.audit.usage_report import build_report, parse_since, render
 from autofix.config import load_config, resolve
-from autofix.errors import ConfigError
+from autofix.errors import AuditWriteError, ConfigError
 
 EXIT_OK = 0
 EXIT_USAGE = 2
 
-STORE_HELP = "a JSONL path or s3://bucket/prefix (default: audit section of config/autofix.yaml)"
+STORE_HELP = (
+    "a JSONL path, sqlite:///audit.db, postgresql+psycopg://..., or s3://bucket/prefix "
+    "(default: audit section of config/autofix.yaml)"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -47,19 +51,50 @@ def register(subparsers: Any) -> None:
     )
     report.set_defaults(func=run_report)
 
+    audit = subparsers.add_parser("audit", help="move the audit trail between stores")
+    commands = audit.add_subparsers(dest="audit_command", required=True)
+    migrate = commands.add_parser(
+        "migrate",
+        help="copy every record and event into another store (JSONL into SQL), idempotently",
+        description="Copy attempts and events from --from into --to. Records already in an SQL "
+        "target (same envelope id, same event id) are skipped, so it can run again.",
+    )
+    migrate.add_argument("--from", dest="source", help=f"the store to read: {STORE_HELP}")
+    migrate.add_argument(
+        "--to", dest="target", required=True, help="the store to fill, e.g. sqlite:///audit.db"
+    )
+    migrate.add_argument("--config", help="path to autofix.yaml (for a default --from)")
+    migrate.set_defaults(func=run_migrate)
+    export = commands.add_parser(
+        "export",
+        help="archive a store as JSONL (a file) or S3 objects",
+        description="Copy attempts and events from --from (default: the configured store) into "
+        "a JSONL file or s3://bucket/prefix.",
+    )
+    export.add_argument("--from", dest="source", help=f"the store to read: {STORE_HELP}")
+    export.add_argument(
+        "--to", dest="target", required=True, help="s3://bucket/prefix or a .jsonl file"
+    )
+    export.add_argument("--config", help="path to autofix.yaml (for a default --from)")
+    export.set_defaults(func=run_export)
+
 
 def _open_store(args: argparse.Namespace) -> AuditStore:
-    if args.store:
-        _require_file(args.store)
-        return store_from_uri(args.store)
-    return build_store(load_config(args.config).audit)
+    return _named_or_configured(args.store, args.config)
+
+
+def _named_or_configured(uri: str | None, config: str | None) -> AuditStore:
+    if uri:
+        _require_file(uri)
+        return store_from_uri(uri)
+    return build_store(load_config(config).audit)
 
 
 def _require_file(uri: str) -> None:
     """A store named on the command line that is not there is a typo, not an empty history."""
-    if uri.startswith("s3://") or uri == "memory:":
-        return
-    path = resolve(uri)
+    if "://" in uri or uri == "memory:":
+        return  # a database or a bucket: opening it says whether it is there
+    path = resolve(uri.removeprefix("jsonl:"))
     if not path.is_file():
         raise ConfigError(
             f"no audit store at {path}: give the JSONL file the DAG writes "
@@ -99,3 +134,60 @@ def run_report(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(render(report, args.format))
     return EXIT_OK
+
+
+def copy_store(source: AuditStore, target: AuditStore) -> tuple[int, int]:
+    """Every attempt and event of ``source`` into ``target``: (attempts, events) added.
+
+    Into an SQL store, records it already holds are skipped (by envelope and event id), so a
+    migration can run again; other targets append everything."""
+    from autofix.audit.stores.sql import SqlStore
+
+    if isinstance(target, SqlStore):
+        return (
+            target.import_interactions(source.iter_all()),
+            target.import_events(source.iter_events()),
+        )
+    attempts = events = 0
+    for interaction in source.iter_all():
+        target.append(interaction)
+        attempts += 1
+    for event in source.iter_events():
+        target.append_event(event)
+        events += 1
+    return attempts, events
+
+
+def _copy(args: argparse.Namespace, verb: str) -> int:
+    try:
+        source = _named_or_configured(args.source, args.config)
+        target = store_from_uri(args.target)
+        if source.describe() == target.describe():
+            return _usage_error(f"--from and --to are the same store ({source.describe()})")
+        attempts, events = copy_store(source, target)
+    except (ConfigError, AuditWriteError) as exc:
+        return _usage_error(str(exc))
+    print(
+        f"{verb} {attempts} attempt(s) and {events} event(s) from {source.describe()} "
+        f"to {target.describe()}"
+    )
+    return EXIT_OK
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    return _copy(args, "migrated")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from autofix.audit.stores.sql import SqlStore
+
+    try:
+        target = store_from_uri(args.target)
+    except ConfigError as exc:
+        return _usage_error(str(exc))
+    if isinstance(target, SqlStore):
+        return _usage_error(
+            f"export writes an archive (s3://bucket/prefix or a .jsonl file), not {args.target!r}; "
+            "use autofix audit migrate --to for a database"
+        )
+    return _copy(args, "exported")

@@ -18,6 +18,7 @@ from autofix.connections import connection_for_agent
 from autofix.costs import describe_cost
 from autofix.errors import AgentOptionError, AgentRetryLater, ConfigError
 from autofix.hooks import AgentConnectionHook, hook_for_agent
+from autofix.hooks.audit_db import with_connection_url
 from autofix.hosting import bridge_airflow_masker
 from autofix.operators.results import FAILED_RESULT_KEY, pull_result
 from autofix.operators.retry_policy import (
@@ -61,13 +62,16 @@ def task_trace(context: Context) -> TraceContext:
     return TraceContext(
         trace_id=str(context["run_id"]),
         causation_id=f"{ti.dag_id}.{ti.task_id}#try{ti.try_number}",
+        hostname=str(getattr(ti, "hostname", "") or ""),
     )
 
 
 def load_task_config(log: Any, path: str | None = None) -> AutofixConfig:
     """The config; else the task fails at once, naming the file, the key and the reason."""
     try:
-        return load_config(path)
+        config = load_config(path)
+        # audit.conn_id names an Airflow connection: its URL is known only in here.
+        return config.model_copy(update={"audit": with_connection_url(config.audit)})
     except ConfigError as exc:
         fail_now(log, f"{exc}. Next: fix the config file, then clear this task")
 

@@ -21,7 +21,7 @@ from autofix.agents.base import AgentFormat, AgentRequest, AttemptOptions
 from autofix.agents.limits import AgentLimits
 from autofix.agents.registry import get_format
 from autofix.agents.watch import WatchSettings
-from autofix.audit.envelope import Envelope, RetryPolicy
+from autofix.audit.envelope import Envelope, RetryPolicy, new_id
 from autofix.audit.events import EventName
 from autofix.audit.recorder import AuditRecorder
 from autofix.config import AutofixConfig
@@ -145,6 +145,7 @@ class AgentTask:
         self.pricer = Pricer(config.prices)
         self.calls: list[ParseResult] = []  # every agent call's own verdict, in order
         self._last_envelope: Envelope | None = None
+        self._reserved_id: str | None = None  # the budget reservation the next envelope settles
         self._base_policy: AttemptPolicy | None = None
 
     # -- control ------------------------------------------------------------------------
@@ -165,7 +166,10 @@ class AgentTask:
     ) -> Envelope:
         previous = self._last_envelope
         causation = previous.envelope_id if previous is not None else self.trace.causation_id
+        reserved, self._reserved_id = self._reserved_id, None
         envelope = Envelope(
+            envelope_id=reserved or new_id(),
+            hostname=self.trace.hostname,
             trace_id=self.trace.trace_id,
             causation_id=causation,
             tenant_id=self.trace.tenant_id,
@@ -291,7 +295,9 @@ class AgentTask:
         if self.recorder is None:
             return None
         try:
-            self.recorder.check_budget(self.trace.trace_id)
+            self._reserved_id = self.recorder.reserve_budget(
+                self.trace.trace_id, timeout_s=self.spec.timeout, hostname=self.trace.hostname
+            )
         except BudgetExhaustedError as exc:
             # The call never runs: no interaction is recorded, only the budget event.
             self._last_envelope = None

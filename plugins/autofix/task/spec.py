@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -28,6 +29,12 @@ class TraceContext:
     trace_id: str
     causation_id: str | None = None
     tenant_id: str = "default"
+    # The worker that runs the task (Airflow's ti.hostname); this machine's name when not given.
+    hostname: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.hostname:
+            object.__setattr__(self, "hostname", socket.gethostname())
 
 
 @dataclass

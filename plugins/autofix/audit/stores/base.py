@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -114,6 +114,21 @@ class AuditStore(ABC):
 
     def describe(self) -> str:
         return type(self).__name__
+
+    def reserve(
+        self,
+        trace_id: str,
+        check: Callable[[Usage, Usage], None],
+        *,
+        now: datetime,
+        ttl_seconds: float,
+        hostname: str | None = None,
+        reservation_id: str | None = None,
+    ) -> str | None:
+        """Count (run, day) spend, ``check`` it and reserve one call, atomically across
+        workers; the reservation's id, settled when that envelope id is appended. None here:
+        this store cannot, so its budgets are counted per machine (autofix.audit.budget)."""
+        return None
 
 
 def record_time(record: Interaction | AuditEvent) -> datetime:

@@ -13,7 +13,6 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -23,93 +22,20 @@ from sqlalchemy.exc import SQLAlchemyError
 from autofix.audit.envelope import Interaction, aware, new_id
 from autofix.audit.events import AuditEvent
 from autofix.audit.stores.base import AuditStore, Usage, load_record
+from autofix.audit.stores.sql_schema import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    audit_tables,
+    make_engine,
+)
 from autofix.errors import AuditWriteError, ConfigError
 from autofix.redact import redact
 
 log = logging.getLogger("autofix.audit")
 
-TABLE_PREFIX = "autofix_"
-SCHEMA_VERSION = 1
-SQLITE_BUSY_TIMEOUT_MS = 30_000
 # pg_advisory_xact_lock key for budget reservations: "autofix" in ASCII, any constant will do.
 _PG_BUDGET_LOCK = 0x6175746F666978
 _CAUSATION_RE = re.compile(r"^(?P<dag>[^.#]+)\.(?P<task>[^#]+)#try\d+$")
-
-
-def _tables(metadata: sa.MetaData) -> dict[str, sa.Table]:
-    p = TABLE_PREFIX
-    interactions = sa.Table(
-        f"{p}interactions",
-        metadata,
-        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
-        sa.Column("envelope_id", sa.String(64), nullable=False, unique=True),
-        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
-        sa.Column("dag_id", sa.String(250), index=True),
-        sa.Column("task_id", sa.String(250), index=True),
-        sa.Column("operation", sa.String(250), nullable=False, index=True),
-        sa.Column("day", sa.Date(), nullable=False, index=True),
-        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False, index=True),
-        sa.Column("attempt", sa.Integer(), nullable=False, index=True),
-        sa.Column("status", sa.String(40), nullable=False, index=True),
-        sa.Column("success", sa.Boolean(), nullable=False, index=True),
-        sa.Column("failure_kind", sa.String(40), index=True),
-        sa.Column("error_category", sa.String(40), index=True),
-        sa.Column("strategy", sa.String(40), index=True),
-        sa.Column("hostname", sa.String(250), index=True),
-        sa.Column("cost_usd", sa.Float()),
-        sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
-        sa.Column("v", sa.Integer(), nullable=False),
-        sa.Column("envelope", sa.JSON(), nullable=False),
-        sa.Column("result", sa.JSON(), nullable=False),
-    )
-    events = sa.Table(
-        f"{p}events",
-        metadata,
-        sa.Column("seq", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
-        sa.Column("event_id", sa.String(64), nullable=False, unique=True),
-        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
-        sa.Column("name", sa.String(100), nullable=False, index=True),
-        sa.Column("operation", sa.String(250), nullable=False),
-        sa.Column("timestamp", sa.DateTime(timezone=True), nullable=False, index=True),
-        sa.Column("data", sa.JSON(), nullable=False),  # the whole event
-    )
-    days = sa.Table(
-        f"{p}budget_days",
-        metadata,
-        sa.Column("day", sa.Date(), primary_key=True),
-        sa.Column("calls", sa.BigInteger(), nullable=False, default=0),
-        sa.Column("cost_usd", sa.Float(), nullable=False, default=0.0),
-        sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
-    )
-    reservations = sa.Table(
-        f"{p}budget_reservations",
-        metadata,
-        sa.Column("id", sa.String(64), primary_key=True),  # the envelope id of the call
-        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
-        sa.Column("day", sa.Date(), nullable=False, index=True),
-        sa.Column("hostname", sa.String(250)),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
-    )
-    version = sa.Table(
-        f"{p}schema_version",
-        metadata,
-        sa.Column("version", sa.Integer(), nullable=False),
-    )
-    return {
-        "interactions": interactions,
-        "events": events,
-        "days": days,
-        "reservations": reservations,
-        "version": version,
-    }
-
-
-# One step per schema version: MIGRATIONS[n] takes a database at version n-1 to version n.
-# Version 1 is the first schema (created by create_all); later versions add steps here.
-MIGRATIONS: dict[int, Callable[[Connection, dict[str, sa.Table]], None]] = {
-    1: lambda conn, tables: None,
-}
 
 
 def _utc(moment: datetime) -> datetime:
@@ -131,10 +57,6 @@ def _short(value: Any, size: int) -> str | None:
     return None if value is None else str(value)[:size]
 
 
-def default_sqlite_url(home: Path) -> str:
-    return f"sqlite:///{home / 'logs' / 'autofix' / 'audit.db'}"
-
-
 class SqlStore(AuditStore):
     """The audit trail in SQL tables (SQLAlchemy 2 Core).
 
@@ -153,7 +75,7 @@ class SqlStore(AuditStore):
         self._ready = False
         self._ready_lock = threading.Lock()
         self.metadata = sa.MetaData(schema=self.schema)
-        self.tables = _tables(self.metadata)
+        self.tables = audit_tables(self.metadata)
 
     # ---- connection and schema
 
@@ -171,53 +93,8 @@ class SqlStore(AuditStore):
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            self._engine = self._make_engine()
+            self._engine = make_engine(self.url)
         return self._engine
-
-    def _make_engine(self) -> Engine:
-        try:
-            url = sa.make_url(self.url)
-        except Exception as exc:
-            raise ConfigError(
-                f"audit.url {redact(self.url)!r} is not a SQLAlchemy URL: {exc}; "
-                "use sqlite:///path/audit.db or postgresql+psycopg://user:pw@host:5432/db"
-            ) from None
-        if url.get_backend_name() == "sqlite":
-            return self._sqlite_engine(url)
-        try:
-            return sa.create_engine(url, pool_pre_ping=True, future=True)
-        except ModuleNotFoundError as exc:
-            raise ConfigError(
-                f"audit.url needs the {exc.name} database driver: "
-                "pip install 'airflow-autofix[postgres]' (PostgreSQL)"
-            ) from None
-
-    @staticmethod
-    def _sqlite_engine(url: sa.URL) -> Engine:
-        if url.database and url.database != ":memory:":
-            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(
-            url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, future=True
-        )
-
-        @sa.event.listens_for(engine, "connect")
-        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-            # Transactions are begun below, so a writer can take the lock up front.
-            dbapi_connection.isolation_level = None
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.close()
-
-        @sa.event.listens_for(engine, "begin")
-        def _on_begin(conn: Connection) -> None:
-            # A writer starts IMMEDIATE: a deferred one that upgrades its lock later can fail
-            # with "database is locked" at once, whatever the busy timeout.
-            immediate = conn.get_execution_options().get("autofix_write", False)
-            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
-
-        return engine
 
     def _write_conn(self) -> Connection:
         return self.engine.connect().execution_options(autofix_write=True)

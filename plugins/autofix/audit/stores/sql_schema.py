@@ -1,0 +1,140 @@
+"""The SQL audit store's tables, their schema versions, and its engine (SQLite set-up)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from autofix.errors import ConfigError
+from autofix.redact import redact
+
+TABLE_PREFIX = "autofix_"
+SCHEMA_VERSION = 1
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def audit_tables(metadata: sa.MetaData) -> dict[str, sa.Table]:
+    p = TABLE_PREFIX
+    interactions = sa.Table(
+        f"{p}interactions",
+        metadata,
+        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
+        sa.Column("envelope_id", sa.String(64), nullable=False, unique=True),
+        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
+        sa.Column("dag_id", sa.String(250), index=True),
+        sa.Column("task_id", sa.String(250), index=True),
+        sa.Column("operation", sa.String(250), nullable=False, index=True),
+        sa.Column("day", sa.Date(), nullable=False, index=True),
+        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False, index=True),
+        sa.Column("attempt", sa.Integer(), nullable=False, index=True),
+        sa.Column("status", sa.String(40), nullable=False, index=True),
+        sa.Column("success", sa.Boolean(), nullable=False, index=True),
+        sa.Column("failure_kind", sa.String(40), index=True),
+        sa.Column("error_category", sa.String(40), index=True),
+        sa.Column("strategy", sa.String(40), index=True),
+        sa.Column("hostname", sa.String(250), index=True),
+        sa.Column("cost_usd", sa.Float()),
+        sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
+        sa.Column("v", sa.Integer(), nullable=False),
+        sa.Column("envelope", sa.JSON(), nullable=False),
+        sa.Column("result", sa.JSON(), nullable=False),
+    )
+    events = sa.Table(
+        f"{p}events",
+        metadata,
+        sa.Column("seq", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True),
+        sa.Column("event_id", sa.String(64), nullable=False, unique=True),
+        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
+        sa.Column("name", sa.String(100), nullable=False, index=True),
+        sa.Column("operation", sa.String(250), nullable=False),
+        sa.Column("timestamp", sa.DateTime(timezone=True), nullable=False, index=True),
+        sa.Column("data", sa.JSON(), nullable=False),  # the whole event
+    )
+    days = sa.Table(
+        f"{p}budget_days",
+        metadata,
+        sa.Column("day", sa.Date(), primary_key=True),
+        sa.Column("calls", sa.BigInteger(), nullable=False, default=0),
+        sa.Column("cost_usd", sa.Float(), nullable=False, default=0.0),
+        sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
+    )
+    reservations = sa.Table(
+        f"{p}budget_reservations",
+        metadata,
+        sa.Column("id", sa.String(64), primary_key=True),  # the envelope id of the call
+        sa.Column("trace_id", sa.String(250), nullable=False, index=True),
+        sa.Column("day", sa.Date(), nullable=False, index=True),
+        sa.Column("hostname", sa.String(250)),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    )
+    version = sa.Table(
+        f"{p}schema_version",
+        metadata,
+        sa.Column("version", sa.Integer(), nullable=False),
+    )
+    return {
+        "interactions": interactions,
+        "events": events,
+        "days": days,
+        "reservations": reservations,
+        "version": version,
+    }
+
+
+# One step per schema version: MIGRATIONS[n] takes a database at version n-1 to version n.
+# Version 1 is the first schema (created by create_all); later versions add steps here.
+MIGRATIONS: dict[int, Callable[[Connection, dict[str, sa.Table]], None]] = {
+    1: lambda conn, tables: None,
+}
+
+
+def make_engine(url_text: str) -> Engine:
+    """An engine for ``url_text``; ConfigError for a URL that is not one or a missing driver."""
+    try:
+        url = sa.make_url(url_text)
+    except Exception as exc:
+        raise ConfigError(
+            f"audit.url {redact(url_text)!r} is not a SQLAlchemy URL: {exc}; "
+            "use sqlite:///path/audit.db or postgresql+psycopg://user:pw@host:5432/db"
+        ) from None
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(url)
+    try:
+        return sa.create_engine(url, pool_pre_ping=True, future=True)
+    except ModuleNotFoundError as exc:
+        raise ConfigError(
+            f"audit.url needs the {exc.name} database driver: "
+            "pip install 'airflow-autofix[postgres]' (PostgreSQL)"
+        ) from None
+
+
+def _sqlite_engine(url: sa.URL) -> Engine:
+    if url.database and url.database != ":memory:":
+        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(
+        url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, future=True
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Transactions are begun below, so a writer can take the lock up front.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # A writer starts IMMEDIATE: a deferred one that upgrades its lock later can fail
+        # with "database is locked" at once, whatever the busy timeout.
+        immediate = conn.get_execution_options().get("autofix_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
