@@ -44,7 +44,7 @@ from typing import Any
 from autofix.audit.budget import BudgetGuard
 from autofix.audit.envelope import Envelope, Interaction, InteractionResult, RetryPolicy
 from autofix.audit.events import AuditEvent
-from autofix.audit.stores.base import AuditStore, Usage
+from autofix.audit.stores.base import AuditStore
 from autofix.audit.stores.jsonl import JsonlStore
 from autofix.config import BudgetSettings
 from autofix.result import ErrorCategory, FieldError, RetryClass, Status
@@ -359,8 +359,8 @@ class Subject:
     store: AuditStore
     fill: Callable[[Path, int], float]  # (the JSONL history, records) -> seconds
     disk_bytes: Callable[[], int]
-    budget_call: Callable[[str], object] | None = None
-    budget_how: str = "BudgetGuard.check"
+    releases: bool = False  # a reservation to drop after each budget check
+    budget_how: str = "BudgetGuard.reserve (here: BudgetGuard.check)"
     close: Callable[[], None] = lambda: None
 
 
@@ -391,25 +391,13 @@ def _sql_class() -> Any:
 
 def sql_subject(name: str, url: str, disk: Callable[[], int]) -> Subject:
     store = _sql_class()(url)
-    settings = budget_settings()
-
-    def check(run: Usage, day: Usage) -> None:
-        # The limits BudgetGuard applies; the history stays far below them.
-        if run.calls >= (settings.max_calls_per_run or 0) or day.calls >= (
-            settings.max_calls_per_day or 0
-        ):
-            raise SystemExit(f"{name}: the benchmark's budget was reached: {run} {day}")
-
-    def reserve_and_release(trace: str) -> None:
-        store.release(store.reserve(trace, check, now=NOW, ttl_seconds=900))
-
     return Subject(
         name=name,
         store=store,
         fill=lambda source, _records: bulk_fill(store, source),
         disk_bytes=disk,
-        budget_call=reserve_and_release,
-        budget_how="SqlStore.reserve + release (one transaction under the budget lock, then one delete)",
+        releases=True,
+        budget_how="BudgetGuard.reserve, then SqlStore.release (the call never runs)",
         close=lambda: store.engine.dispose(),
     )
 
@@ -536,7 +524,12 @@ def run_subject(
     row["disk_mb"] = subject.disk_bytes() / 1e6
     runs = history.today_runs or history.sample_runs
     guard = BudgetGuard(subject.store, budget_settings(), clock=lambda: NOW)
-    budget = subject.budget_call or guard.check
+
+    def budget(trace: str) -> None:
+        reservation, _ = guard.reserve(trace)  # what the recorder runs before every call
+        if subject.releases:
+            subject.store.release(reservation)  # type: ignore[attr-defined]
+
     fresh = fresh_attempts(max(3, args.appends))
     measures: dict[str, Callable[[int], object]] = {
         "budget check": lambda n: budget(runs[n % len(runs)]),
@@ -546,7 +539,7 @@ def run_subject(
         ),
         "append": lambda n: subject.store.append(fresh[n % len(fresh)]),
     }
-    if subject.budget_call is not None:  # also the guard's read-only check, on the same store
+    if subject.releases:  # also the guard's read-only check, on the same store
         measures[GUARD] = lambda n: guard.check(runs[n % len(runs)])
     found = subject.store.by_trace(history.sample_runs[0])
     if not found:
