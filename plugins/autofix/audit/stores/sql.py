@@ -13,6 +13,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 import sqlalchemy as sa
@@ -59,6 +60,66 @@ def _short(value: Any, size: int) -> str | None:
     return None if value is None else str(value)[:size]
 
 
+class _Statements:
+    """The statements every append and reservation runs, built once with bind parameters:
+    building them per call (SQLAlchemy's expression and cache-key work) cost more than the
+    database did."""
+
+    def __init__(self, tables: dict[str, sa.Table], dialect: str) -> None:
+        t, days, r = tables["interactions"], tables["days"], tables["reservations"]
+        moment = sa.bindparam("moment", type_=sa.DateTime(timezone=True))
+        today = sa.bindparam("today", type_=sa.Date())
+        trace_id = sa.bindparam("trace_id", type_=sa.String())
+        self.old_row = sa.select(t.c.id, t.c.day, t.c.cost_usd, t.c.tokens).where(
+            t.c.envelope_id == sa.bindparam("old_envelope_id")
+        )
+        self.parent = sa.select(t.c.dag_id, t.c.task_id).where(
+            t.c.envelope_id == sa.bindparam("parent_id")
+        )
+        self.insert_row = t.insert()
+        self.delete_row = t.delete().where(t.c.id == sa.bindparam("row_id"))
+        self.settle = r.delete().where(r.c.id == sa.bindparam("reservation_id"))
+        self.expire = r.delete().where(r.c.expires_at <= moment)
+        self.insert_reservation = r.insert()
+        self.add_day: sa.Executable | None = None
+        if dialect in ("postgresql", "sqlite"):
+            upsert = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(days)
+            self.add_day = upsert.on_conflict_do_update(
+                index_elements=[days.c.day],
+                set_={
+                    "calls": days.c.calls + upsert.excluded.calls,
+                    "cost_usd": days.c.cost_usd + upsert.excluded.cost_usd,
+                    "tokens": days.c.tokens + upsert.excluded.tokens,
+                },
+            )
+        live = r.c.expires_at > moment
+
+        def total(table: sa.Table, column: sa.Column[Any], *where: Any) -> Any:
+            zero = 0.0 if column.name == "cost_usd" else 0
+            return (
+                sa.select(sa.func.coalesce(sa.func.sum(column), zero))
+                .select_from(table)
+                .where(*where)
+                .scalar_subquery()
+            )
+
+        def count(table: sa.Table, *where: Any) -> Any:
+            return sa.select(sa.func.count()).select_from(table).where(*where).scalar_subquery()
+
+        # Settled spend plus live reservations, run and day, in one statement: a settle
+        # committing meanwhile is seen whole or not at all.
+        self.live_usage = sa.select(
+            count(t, t.c.trace_id == trace_id),
+            total(t, t.c.cost_usd, t.c.trace_id == trace_id),
+            total(t, t.c.tokens, t.c.trace_id == trace_id),
+            count(r, r.c.trace_id == trace_id, live),
+            total(days, days.c.calls, days.c.day == today),
+            total(days, days.c.cost_usd, days.c.day == today),
+            total(days, days.c.tokens, days.c.day == today),
+            count(r, r.c.day == today, live),
+        )
+
+
 class SqlStore(AuditStore):
     """The audit trail in SQL tables (SQLAlchemy 2 Core).
 
@@ -91,6 +152,10 @@ class SqlStore(AuditStore):
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
+
+    @cached_property
+    def _sql(self) -> _Statements:
+        return _Statements(self.tables, self.dialect)
 
     @property
     def engine(self) -> Engine:
@@ -168,10 +233,7 @@ class SqlStore(AuditStore):
         dag_id, task_id = _dag_and_task(envelope.causation_id)
         if dag_id is None and envelope.causation_id:
             # A retry is caused by the previous attempt: its row knows the task.
-            t = self.tables["interactions"]
-            parent = conn.execute(
-                sa.select(t.c.dag_id, t.c.task_id).where(t.c.envelope_id == envelope.causation_id)
-            ).first()
+            parent = conn.execute(self._sql.parent, {"parent_id": envelope.causation_id}).first()
             if parent is not None:
                 dag_id, task_id = parent.dag_id, parent.task_id
         categories = result.error_categories
@@ -206,22 +268,11 @@ class SqlStore(AuditStore):
         """Add to the day's counters in one statement: two workers writing a day's first
         rows at once must not both insert it (the loser's whole transaction, its audit row
         with it, would roll back)."""
-        days = self.tables["days"]
         values = {"day": day, "calls": calls, "cost_usd": cost or 0.0, "tokens": tokens}
-        if self.dialect in ("postgresql", "sqlite"):
-            dialect_insert = postgresql_insert if self.dialect == "postgresql" else sqlite_insert
-            upsert = dialect_insert(days).values(**values)
-            conn.execute(
-                upsert.on_conflict_do_update(
-                    index_elements=[days.c.day],
-                    set_={
-                        "calls": days.c.calls + upsert.excluded.calls,
-                        "cost_usd": days.c.cost_usd + upsert.excluded.cost_usd,
-                        "tokens": days.c.tokens + upsert.excluded.tokens,
-                    },
-                )
-            )
+        if self._sql.add_day is not None:
+            conn.execute(self._sql.add_day, values)
             return
+        days = self.tables["days"]
         changes = {
             "calls": days.c.calls + calls,
             "cost_usd": days.c.cost_usd + (cost or 0.0),
@@ -232,23 +283,18 @@ class SqlStore(AuditStore):
             conn.execute(days.insert().values(**values))
 
     def _insert(self, conn: Connection, interaction: Interaction, *, replace: bool) -> bool:
-        t = self.tables["interactions"]
+        sql = self._sql
         row = self._row(interaction, conn)
-        old = conn.execute(
-            sa.select(t.c.id, t.c.day, t.c.cost_usd, t.c.tokens).where(
-                t.c.envelope_id == row["envelope_id"]
-            )
-        ).first()
+        old = conn.execute(sql.old_row, {"old_envelope_id": row["envelope_id"]}).first()
         if old is not None:
             if not replace:
                 return False
-            conn.execute(t.delete().where(t.c.id == old.id))
+            conn.execute(sql.delete_row, {"row_id": old.id})
             self._count_day(conn, old.day, -1, -(old.cost_usd or 0.0), -int(old.tokens))
-        conn.execute(t.insert().values(**row))
+        conn.execute(sql.insert_row, row)
         self._count_day(conn, row["day"], 1, row["cost_usd"], row["tokens"])
         # Settle: the call's reservation (keyed by its envelope id) becomes this row.
-        reservations = self.tables["reservations"]
-        conn.execute(reservations.delete().where(reservations.c.id == row["envelope_id"]))
+        conn.execute(sql.settle, {"reservation_id": row["envelope_id"]})
         return True
 
     def append(self, interaction: Interaction) -> None:
@@ -449,20 +495,21 @@ class SqlStore(AuditStore):
         moment = _utc(now)
 
         def work(conn: Connection) -> str:
+            self._fast_commit(conn)
             self._lock_budget(conn, moment.date())
-            r = self.tables["reservations"]
-            conn.execute(r.delete().where(r.c.expires_at <= moment))
+            conn.execute(self._sql.expire, {"moment": moment})
             run, day = self._live_usage(conn, trace_id, moment)
             check(run, day)
             conn.execute(
-                r.insert().values(
-                    id=rid,
-                    trace_id=trace_id,
-                    day=moment.date(),
-                    hostname=_short(hostname, 250),
-                    created_at=moment,
-                    expires_at=moment + timedelta(seconds=ttl_seconds),
-                )
+                self._sql.insert_reservation,
+                {
+                    "id": rid,
+                    "trace_id": trace_id,
+                    "day": moment.date(),
+                    "hostname": _short(hostname, 250),
+                    "created_at": moment,
+                    "expires_at": moment + timedelta(seconds=ttl_seconds),
+                },
             )
             return rid
 
@@ -477,10 +524,19 @@ class SqlStore(AuditStore):
 
     def release(self, reservation_id: str) -> None:
         """Drop a reservation whose call never ran."""
-        r = self.tables["reservations"]
-        self._write(
-            "reservation", lambda conn: conn.execute(r.delete().where(r.c.id == reservation_id))
-        )
+
+        def work(conn: Connection) -> None:
+            self._fast_commit(conn)
+            conn.execute(self._sql.settle, {"reservation_id": reservation_id})
+
+        self._write("reservation", work)
+
+    def _fast_commit(self, conn: Connection) -> None:
+        """PostgreSQL: a reservation's commit does not wait for the disk (4 ms here). The lock
+        and what other workers see are unchanged; only a crash of the database server itself
+        could drop the newest reservations, calls then in flight (docs/deployment.md)."""
+        if self.dialect == "postgresql":
+            conn.execute(sa.text("SET LOCAL synchronous_commit = off"))
 
     def _lock_budget(self, conn: Connection, day: date) -> None:
         if self.dialect == "postgresql":
@@ -492,43 +548,9 @@ class SqlStore(AuditStore):
             conn.execute(sa.select(days.c.day).where(days.c.day == day).with_for_update())
 
     def _live_usage(self, conn: Connection, trace_id: str, moment: datetime) -> tuple[Usage, Usage]:
-        """Settled spend plus live reservations (one call each, no cost yet), for the run and
-        the day, read in one statement so a settle committing meanwhile is seen whole or not."""
-        t, days, r = self.tables["interactions"], self.tables["days"], self.tables["reservations"]
-        today = moment.date()
-        live = r.c.expires_at > moment
-        run_rows = sa.select(
-            sa.func.count(),
-            sa.func.coalesce(sa.func.sum(t.c.cost_usd), 0.0),
-            sa.func.coalesce(sa.func.sum(t.c.tokens), 0),
-        ).where(t.c.trace_id == trace_id)
-        query = sa.select(
-            run_rows.with_only_columns(sa.func.count()).scalar_subquery(),
-            run_rows.with_only_columns(
-                sa.func.coalesce(sa.func.sum(t.c.cost_usd), 0.0)
-            ).scalar_subquery(),
-            run_rows.with_only_columns(
-                sa.func.coalesce(sa.func.sum(t.c.tokens), 0)
-            ).scalar_subquery(),
-            sa.select(sa.func.count())
-            .select_from(r)
-            .where(r.c.trace_id == trace_id, live)
-            .scalar_subquery(),
-            sa.select(sa.func.coalesce(sa.func.sum(days.c.calls), 0))
-            .where(days.c.day == today)
-            .scalar_subquery(),
-            sa.select(sa.func.coalesce(sa.func.sum(days.c.cost_usd), 0.0))
-            .where(days.c.day == today)
-            .scalar_subquery(),
-            sa.select(sa.func.coalesce(sa.func.sum(days.c.tokens), 0))
-            .where(days.c.day == today)
-            .scalar_subquery(),
-            sa.select(sa.func.count())
-            .select_from(r)
-            .where(r.c.day == today, live)
-            .scalar_subquery(),
-        )
-        row = conn.execute(query).one()
+        """Settled spend plus live reservations (one call each, no cost yet), run and day."""
+        params = {"trace_id": trace_id, "moment": moment, "today": moment.date()}
+        row = conn.execute(self._sql.live_usage, params).one()
         run = Usage(calls=int(row[0]) + int(row[3]), cost_usd=float(row[1]), tokens=int(row[2]))
         day = Usage(calls=int(row[4]) + int(row[7]), cost_usd=float(row[5]), tokens=int(row[6]))
         return run, day
