@@ -189,14 +189,7 @@ class AuditRecorder:
 
     def check_budget(self, trace_id: str) -> BudgetStatus:
         """Before each agent call. Raises BudgetExhaustedError (map it to AirflowFailException)."""
-        try:
-            status = self.budget.check(trace_id)
-        except BudgetExhaustedError as exc:
-            self._budget_event(trace_id, exc)
-            raise
-        if self.budget.enabled:
-            emit_budget_spend(self.stats, status.run.cost_usd, status.day.cost_usd)
-        return status
+        return self._counted(trace_id, lambda: self.budget.check(trace_id))
 
     def reserve_budget(
         self, trace_id: str, *, timeout_s: float | None = None, hostname: str | None = None
@@ -204,16 +197,28 @@ class AuditRecorder:
         """Before each agent call: check the budgets and reserve the call (atomically across
         workers on the SQL store). Returns the envelope id the call must use: appending its
         record settles the reservation. Raises BudgetExhaustedError like ``check_budget``."""
-        try:
+        reserved: list[str] = []
+
+        def reserve() -> BudgetStatus:
             reservation_id, status = self.budget.reserve(
                 trace_id, timeout_s=timeout_s, hostname=hostname
             )
+            reserved.append(reservation_id)
+            return status
+
+        self._counted(trace_id, reserve)
+        return reserved[0]
+
+    def _counted(self, trace_id: str, spend: Callable[[], BudgetStatus]) -> BudgetStatus:
+        """Run a budget check: an exhausted budget is an event, and the spend a metric."""
+        try:
+            status = spend()
         except BudgetExhaustedError as exc:
             self._budget_event(trace_id, exc)
             raise
         if self.budget.enabled:
             emit_budget_spend(self.stats, status.run.cost_usd, status.day.cost_usd)
-        return reservation_id
+        return status
 
     def _budget_event(self, trace_id: str, exc: BudgetExhaustedError) -> None:
         self.event(

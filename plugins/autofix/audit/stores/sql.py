@@ -513,14 +513,8 @@ class SqlStore(AuditStore):
             )
             return rid
 
-        self.ensure_schema()
-        try:
-            with self._write_conn() as conn, conn.begin():
-                return work(conn)
-        except SQLAlchemyError as exc:
-            raise AuditWriteError(
-                f"cannot reserve a budgeted call in {self.describe()}: {redact(str(exc))}"
-            ) from exc
+        reserved: str = self._write("reservation of a budgeted call", work)
+        return reserved
 
     def release(self, reservation_id: str) -> None:
         """Drop a reservation whose call never ran."""
