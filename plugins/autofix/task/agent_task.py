@@ -368,7 +368,9 @@ class AgentTask:
         ``verify`` checks, the agent resumed with their errors while one fails."""
         if not self.spec.verify:
             return self._run_unverified()
-        verifier = Verifier(as_checks(self.spec.verify), self.spec.cwd, self.verify_context)
+        verifier = Verifier(
+            as_checks(self.spec.verify), self.spec.cwd, self.verify_context, self.parser
+        )
         verifier.begin()
         policy = self._policy()
         loop = VerifyLoop(

@@ -85,6 +85,7 @@ class CheckInput:
     context: Any
     task_start: TreeState | None
     attempt_start: TreeState | None
+    parser: ResponseParser  # the task's own: its noise rules judge a check's output too
 
 
 def _issue_line(issue: CheckIssue) -> str:
@@ -105,17 +106,22 @@ def _ranked(reports: list[CheckReport]) -> list[str]:
 
 
 def _command_errors(
-    check: CommandCheck, cwd: Path, exit_code: int | None, out: str, err: str
+    check: CommandCheck,
+    given: CheckInput,
+    exit_code: int | None,
+    out: str,
+    err: str,
 ) -> list[str]:
     """The tool's own findings where its output has them, else the classifier's error blocks,
     else the last lines: ranked errors, not raw text."""
+    cwd = given.cwd
     issues = issues_from_text(check.text, f"{out}\n{err}", cwd)
     if any(issue.severity == "error" for issue in issues):
         report = CheckReport(
             tool=check.name, command=[check.text], exit_code=exit_code, issues=issues, ok=False
         )
         return _ranked([report])
-    verdict = ResponseParser().parse(exit_code if exit_code not in (0, None) else 1, err, out)
+    verdict = given.parser.parse(exit_code if exit_code not in (0, None) else 1, err, out)
     blocks = [block.text for block in verdict.errors]
     if blocks:
         return blocks
@@ -123,7 +129,8 @@ def _command_errors(
     return tail[-MAX_CHECK_ERRORS:] or [f"exited {exit_code} with no output"]
 
 
-def _run_command(check: CommandCheck, cwd: Path) -> CheckOutcome:
+def _run_command(check: CommandCheck, given: CheckInput) -> CheckOutcome:
+    cwd = given.cwd
     env = {
         "PYTHONDONTWRITEBYTECODE": "1",  # a check must not dirty the tree the agent commits
         "NO_COLOR": "1",
@@ -166,7 +173,7 @@ def _run_command(check: CommandCheck, cwd: Path) -> CheckOutcome:
         return CheckOutcome(
             name=check.name, kind=check.kind, passed=True, exit_code=0, duration_s=duration
         )
-    errors = _command_errors(check, cwd, done.exit_code, done.stdout_tail, done.stderr_tail)
+    errors = _command_errors(check, given, done.exit_code, done.stdout_tail, done.stderr_tail)
     return CheckOutcome(
         name=check.name,
         kind=check.kind,
@@ -279,7 +286,7 @@ def _call(check: CallableCheck, given: CheckInput) -> tuple[list[str], bool]:
 def run_one(check: Check, given: CheckInput) -> CheckOutcome:
     """One check after one attempt; every problem, even the check's own, is a failed outcome."""
     if isinstance(check, CommandCheck):
-        return _run_command(check, given.cwd)
+        return _run_command(check, given)
     if isinstance(check, ToolCheck):
         return _run_tool(check, given.cwd)
     started = time.monotonic()

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from autofix.parser import ResponseParser
 from autofix.result import ParseResult
 from autofix.verification import MAX_FEEDBACK_CHARS, Verification
 from autofix.verify.checks import Check, ExpectChanges
@@ -18,9 +19,14 @@ class Verifier:
     ``verify(result, attempt)`` after a call that claimed success."""
 
     def __init__(
-        self, checks: Sequence[Check], cwd: str | Path | None, context: Any = None
+        self,
+        checks: Sequence[Check],
+        cwd: str | Path | None,
+        context: Any = None,
+        parser: ResponseParser | None = None,
     ) -> None:
         self.checks = tuple(checks)
+        self.parser = parser or ResponseParser()
         self.cwd = Path(cwd or ".").resolve()
         self.context = context
         self._task_start: TreeState | None = None
@@ -38,7 +44,9 @@ class Verifier:
             self._attempt_start = tree_state(self.cwd)
 
     def verify(self, result: ParseResult, attempt: int) -> Verification:
-        given = CheckInput(self.cwd, result, self.context, self._task_start, self._attempt_start)
+        given = CheckInput(
+            self.cwd, result, self.context, self._task_start, self._attempt_start, self.parser
+        )
         outcomes = [run_one(check, given) for check in self.checks]
         return Verification(
             attempt=attempt, passed=all(o.passed for o in outcomes), checks=outcomes
