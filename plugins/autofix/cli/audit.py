@@ -53,30 +53,29 @@ def register(subparsers: Any) -> None:
 
     audit = subparsers.add_parser("audit", help="move the audit trail between stores")
     commands = audit.add_subparsers(dest="audit_command", required=True)
-    migrate = commands.add_parser(
-        "migrate",
-        help="copy every record and event into another store (JSONL into SQL), idempotently",
-        description="Copy attempts and events from --from into --to. Records already in an SQL "
-        "target (same envelope id, same event id) are skipped, so it can run again.",
-    )
-    migrate.add_argument("--from", dest="source", help=f"the store to read: {STORE_HELP}")
-    migrate.add_argument(
-        "--to", dest="target", required=True, help="the store to fill, e.g. sqlite:///audit.db"
-    )
-    migrate.add_argument("--config", help="path to autofix.yaml (for a default --from)")
-    migrate.set_defaults(func=run_migrate)
-    export = commands.add_parser(
-        "export",
-        help="archive a store as JSONL (a file) or S3 objects",
-        description="Copy attempts and events from --from (default: the configured store) into "
-        "a JSONL file or s3://bucket/prefix.",
-    )
-    export.add_argument("--from", dest="source", help=f"the store to read: {STORE_HELP}")
-    export.add_argument(
-        "--to", dest="target", required=True, help="s3://bucket/prefix or a .jsonl file"
-    )
-    export.add_argument("--config", help="path to autofix.yaml (for a default --from)")
-    export.set_defaults(func=run_export)
+    for name, help_text, description, to_help, run in (
+        (
+            "migrate",
+            "copy every record and event into another store (JSONL into SQL), idempotently",
+            "Copy attempts and events from --from into --to. Records already in an SQL "
+            "target (same envelope id, same event id) are skipped, so it can run again.",
+            "the store to fill, e.g. sqlite:///audit.db",
+            run_migrate,
+        ),
+        (
+            "export",
+            "archive a store as JSONL (a file) or S3 objects",
+            "Copy attempts and events from --from (default: the configured store) into "
+            "a JSONL file or s3://bucket/prefix.",
+            "s3://bucket/prefix or a .jsonl file",
+            run_export,
+        ),
+    ):
+        command = commands.add_parser(name, help=help_text, description=description)
+        command.add_argument("--from", dest="source", help=f"the store to read: {STORE_HELP}")
+        command.add_argument("--to", dest="target", required=True, help=to_help)
+        command.add_argument("--config", help="path to autofix.yaml (for a default --from)")
+        command.set_defaults(func=run)
 
 
 def _open_store(args: argparse.Namespace) -> AuditStore:
