@@ -21,7 +21,7 @@ import yaml
 
 from autofix import gitops
 from autofix.checks.issue_groups import group_issues
-from autofix.checks.model import CheckIssue, CheckReport
+from autofix.checks.model import TOOL_TIMEOUT, CheckIssue, CheckReport
 from autofix.checks.run import run_check
 from autofix.checks.text import issues_from_text
 from autofix.errors import GitError, RunnerError
@@ -195,7 +195,7 @@ def _run_tool(check: ToolCheck, cwd: Path) -> CheckOutcome:
         errors=[] if report.ok else errors,
         error_count=0 if report.ok else report.error_count,
         exit_code=report.exit_code,
-        timed_out=report.exit_code is None and "timed out" in (report.error or ""),
+        timed_out=any(issue.code == TOOL_TIMEOUT for issue in report.issues),
         duration_s=report.duration_s,
     )
 
