@@ -116,12 +116,19 @@ class Envelope(BaseModel):
     retry_policy: RetryPolicy = Field(default_factory=RetryPolicy)
     created_at: datetime = Field(default_factory=utcnow)
     hostname: str | None = None  # the worker that made the call (TraceContext.hostname)
+    # The task instance that made the call (None in plain Python): where the UI links to.
+    dag_id: str | None = None
+    task_id: str | None = None
+    map_index: int = -1
+    try_number: int | None = None
     envelope_hash: str = ""
     _prepared: bool = PrivateAttr(default=False)
 
     @field_validator(
         "instructions",
         "trace_id",
+        "dag_id",
+        "task_id",
         "causation_id",
         "tenant_id",
         "operation",
@@ -176,6 +183,10 @@ class Envelope(BaseModel):
                 "causation_id",
                 "created_at",
                 "hostname",
+                "dag_id",
+                "task_id",
+                "map_index",
+                "try_number",
                 "envelope_hash",
                 "instructions_chars",
             },

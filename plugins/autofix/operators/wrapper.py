@@ -57,12 +57,21 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 
+def _map_index(ti: Any) -> int:
+    index = getattr(ti, "map_index", -1)
+    return -1 if index is None else int(index)
+
+
 def task_trace(context: Context) -> TraceContext:
     ti = context["ti"]
     return TraceContext(
         trace_id=str(context["run_id"]),
         causation_id=f"{ti.dag_id}.{ti.task_id}#try{ti.try_number}",
         hostname=str(getattr(ti, "hostname", "") or ""),
+        dag_id=ti.dag_id,
+        task_id=ti.task_id,
+        map_index=_map_index(ti),
+        try_number=ti.try_number,
     )
 
 

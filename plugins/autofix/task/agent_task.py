@@ -163,6 +163,7 @@ class AgentTask:
         schema: type[BaseModel] | None,
         model: str | None,
         strategy: AttemptOptions,
+        escalation: Escalation | None = None,
     ) -> Envelope:
         previous = self._last_envelope
         causation = previous.envelope_id if previous is not None else self.trace.causation_id
@@ -170,15 +171,24 @@ class AgentTask:
         envelope = Envelope(
             envelope_id=reserved or new_id(),
             hostname=self.trace.hostname,
+            dag_id=self.trace.dag_id,
+            task_id=self.trace.task_id,
+            map_index=self.trace.map_index,
+            try_number=self.trace.try_number,
             trace_id=self.trace.trace_id,
             causation_id=causation,
             tenant_id=self.trace.tenant_id,
             operation=self.spec.operation or "agent_call",
-            agent_id=self.spec.agent,
+            agent_id=(escalation.agent if escalation and escalation.agent else self.spec.agent),
             agent_type=self.format.name,
             model=model,
             instructions=prompt,
-            context={"cwd": self.spec.cwd or "", "attempt": attempt, **strategy.audit_context()},
+            context={
+                "cwd": self.spec.cwd or "",
+                "attempt": attempt,
+                **strategy.audit_context(),
+                **({"escalated": True} if escalation is not None else {}),
+            },
             expected_output_schema=schema.model_json_schema() if schema is not None else None,
             response_format="json_schema" if schema is not None else "text",
             retry_policy=RetryPolicy(max_attempts=self._policy().allowed_attempts),
@@ -216,7 +226,9 @@ class AgentTask:
             limits = self._limits_for(agent_format)
         model = (escalation.model if escalation is not None else None) or spec.model
         envelope = (
-            self._envelope(prompt, attempt, schema, model, strategy) if self.recorder else None
+            self._envelope(prompt, attempt, schema, model, strategy, escalation)
+            if self.recorder
+            else None
         )
         if self.recorder is not None and envelope is not None:
             self.recorder.event(EventName.AGENT_STARTED, envelope=envelope, attempt=attempt)

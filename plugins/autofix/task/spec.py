@@ -31,6 +31,11 @@ class TraceContext:
     tenant_id: str = "default"
     # The worker that runs the task (Airflow's ti.hostname); this machine's name when not given.
     hostname: str = ""
+    # The task instance, for the UI's links: a run id alone is not unique across DAGs.
+    dag_id: str | None = None
+    task_id: str | None = None
+    map_index: int = -1
+    try_number: int | None = None
 
     def __post_init__(self) -> None:
         if not self.hostname:

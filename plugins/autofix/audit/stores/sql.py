@@ -230,7 +230,9 @@ class SqlStore(AuditStore):
     def _row(self, interaction: Interaction, conn: Connection) -> dict[str, Any]:
         envelope, result = interaction.envelope, interaction.result
         recorded = _utc(interaction.recorded_at)
-        dag_id, task_id = _dag_and_task(envelope.causation_id)
+        dag_id, task_id = envelope.dag_id, envelope.task_id
+        if dag_id is None:
+            dag_id, task_id = _dag_and_task(envelope.causation_id)
         if dag_id is None and envelope.causation_id:
             # A retry is caused by the previous attempt: its row knows the task.
             parent = conn.execute(self._sql.parent, {"parent_id": envelope.causation_id}).first()
