@@ -15,7 +15,7 @@ AIRFLOW_LAYER = (
     "hooks/",
     "decorators/",
     "listeners/",
-    "plugin.py",
+    "plugin/",
     "provider_info.py",
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -39,6 +40,11 @@ MAX_ERROR_CHARS = 2_000
 HASH_CHARS = 16
 
 RECORD_VERSION = 1
+ERROR_KEY_CHARS = 160
+# What varies between two occurrences of one error: hex ids, numbers, quoted values.
+_VARYING_RE = re.compile(
+    r"0x[0-9a-fA-F]+|\b[0-9a-f]{8,}\b|\d+(?:\.\d+)?|'[^']{1,80}'|\"[^\"]{1,80}\""
+)
 
 
 def short_hash(text: str) -> str:
@@ -287,6 +293,22 @@ class InteractionResult(BaseModel):
     @property
     def total_tokens(self) -> int:
         return self.input_tokens + self.output_tokens + self.thinking_tokens
+
+    @property
+    def error_key(self) -> str | None:
+        """The first error this attempt failed with, its numbers and ids folded, so that one
+        error recurring across runs counts as one (the UI's top recurring errors)."""
+        if self.success:
+            return None
+        if self.validation_errors:
+            first = self.validation_errors[0]
+            text = f"{first.category.value}: {first.path}: {first.message}"
+        elif self.error:
+            text = self.error.strip().splitlines()[0] if self.error.strip() else ""
+        else:
+            text = self.failure_kind.value if self.failure_kind is not None else ""
+        folded = _VARYING_RE.sub("#", text).strip()
+        return folded[:ERROR_KEY_CHARS] or None
 
     @property
     def error_categories(self) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from autofix.audit.envelope import Interaction, aware
 from autofix.audit.events import AuditEvent
+from autofix.audit.runs import RunPage, RunQuery, scan_runs
 
 log = logging.getLogger("autofix.audit")
 
@@ -101,6 +102,10 @@ class AuditStore(ABC):
         failed = [item for item in self.iter_all(since) if not item.result.success]
         failed.reverse()
         return failed if limit is None else failed[:limit]
+
+    def runs(self, query: RunQuery) -> RunPage:
+        """The DAG runs that made agent calls, newest first, filtered and paged."""
+        return scan_runs(self.iter_all(), query)
 
     def usage(self, trace_id: str | None = None, since: datetime | None = None) -> Usage:
         calls, cost, tokens = 0, 0.0, 0

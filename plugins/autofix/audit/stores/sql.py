@@ -9,7 +9,6 @@ check and the spend atomic across workers (autofix.audit.budget).
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
@@ -24,7 +23,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from autofix.audit.envelope import Interaction, aware, new_id
 from autofix.audit.events import AuditEvent
+from autofix.audit.runs import RunPage, RunQuery, dag_and_task_of
 from autofix.audit.stores.base import AuditStore, Usage, load_record
+from autofix.audit.stores.sql_runs import select_runs
 from autofix.audit.stores.sql_schema import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -38,7 +39,6 @@ log = logging.getLogger("autofix.audit")
 
 # pg_advisory_xact_lock key for budget reservations: "autofix" in ASCII, any constant will do.
 _PG_BUDGET_LOCK = 0x6175746F666978
-_CAUSATION_RE = re.compile(r"^(?P<dag>[^.#]+)\.(?P<task>[^#]+)#try\d+$")
 
 
 def _utc(moment: datetime) -> datetime:
@@ -48,12 +48,6 @@ def _utc(moment: datetime) -> datetime:
 def _midnight(moment: datetime) -> bool:
     m = _utc(moment)
     return (m.hour, m.minute, m.second, m.microsecond) == (0, 0, 0, 0)
-
-
-def _dag_and_task(causation_id: str | None) -> tuple[str | None, str | None]:
-    """``dag.task#tryN`` (what the operator sets on a task's first call) → (dag, task)."""
-    match = _CAUSATION_RE.match(causation_id or "")
-    return (match["dag"], match["task"]) if match else (None, None)
 
 
 def _short(value: Any, size: int) -> str | None:
@@ -232,7 +226,7 @@ class SqlStore(AuditStore):
         recorded = _utc(interaction.recorded_at)
         dag_id, task_id = envelope.dag_id, envelope.task_id
         if dag_id is None:
-            dag_id, task_id = _dag_and_task(envelope.causation_id)
+            dag_id, task_id = dag_and_task_of(envelope.causation_id)
         if dag_id is None and envelope.causation_id:
             # A retry is caused by the previous attempt: its row knows the task.
             parent = conn.execute(self._sql.parent, {"parent_id": envelope.causation_id}).first()
@@ -257,6 +251,8 @@ class SqlStore(AuditStore):
             "error_category": categories[0] if categories else None,
             "strategy": _short(strategy, 40) if strategy else None,
             "hostname": _short(envelope.hostname, 250) if envelope.hostname else None,
+            "agent": _short(envelope.agent_id, 100) if envelope.agent_id else None,
+            "error_key": result.error_key,
             "cost_usd": result.cost_usd,
             "tokens": result.total_tokens,
             "v": interaction.v,
@@ -446,6 +442,10 @@ class SqlStore(AuditStore):
         if limit is not None:
             query = query.limit(limit)
         return self._interactions(query)
+
+    def runs(self, query: RunQuery) -> RunPage:
+        with self._read() as conn:
+            return select_runs(conn, self.tables["interactions"], query)
 
     def usage(self, trace_id: str | None = None, since: datetime | None = None) -> Usage:
         with self._read() as conn:

@@ -13,7 +13,7 @@ from autofix.errors import ConfigError
 from autofix.redact import redact
 
 TABLE_PREFIX = "autofix_"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
@@ -37,6 +37,8 @@ def audit_tables(metadata: sa.MetaData) -> dict[str, sa.Table]:
         sa.Column("error_category", sa.String(40), index=True),
         sa.Column("strategy", sa.String(40), index=True),
         sa.Column("hostname", sa.String(250), index=True),
+        sa.Column("agent", sa.String(100), index=True),  # version 2
+        sa.Column("error_key", sa.String(200), index=True),  # version 2
         sa.Column("cost_usd", sa.Float()),
         sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
         sa.Column("v", sa.Integer(), nullable=False),
@@ -86,10 +88,52 @@ def audit_tables(metadata: sa.MetaData) -> dict[str, sa.Table]:
     }
 
 
+def _add_agent_and_error_key(conn: Connection, tables: dict[str, sa.Table]) -> None:
+    """Version 2: the agent and the folded first error as columns (the UI filters and counts
+    by them), filled from each row's own record."""
+    from autofix.audit.envelope import InteractionResult
+
+    t = tables["interactions"]
+    existing = {column["name"] for column in sa.inspect(conn).get_columns(t.name, t.schema)}
+    for column in (t.c.agent, t.c.error_key):
+        if column.name not in existing:
+            column_type = column.type.compile(dialect=conn.dialect)
+            table = conn.dialect.identifier_preparer.format_table(t)
+            conn.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {column.name} {column_type}"))
+    for index in t.indexes:
+        if {c.name for c in index.columns} & {"agent", "error_key"}:
+            index.create(conn, checkfirst=True)
+    update = (
+        t.update()
+        .where(t.c.id == sa.bindparam("row_id"))
+        .values(agent=sa.bindparam("new_agent"), error_key=sa.bindparam("new_error_key"))
+    )
+    last = -1
+    while rows := conn.execute(  # in pages: a large store is never read into memory at once
+        sa.select(t.c.id, t.c.envelope, t.c.result)
+        .where(t.c.id > last)
+        .order_by(t.c.id)
+        .limit(2000)
+    ).all():
+        changes = [
+            {
+                "row_id": row.id,
+                "new_agent": str(row.envelope.get("agent_id") or "")[:100] or None,
+                "new_error_key": InteractionResult.model_validate(
+                    row.result, context={"stored": True}
+                ).error_key,
+            }
+            for row in rows
+        ]
+        conn.execute(update, changes)
+        last = rows[-1].id
+
+
 # One step per schema version: MIGRATIONS[n] takes a database at version n-1 to version n.
 # Version 1 is the first schema (created by create_all); later versions add steps here.
 MIGRATIONS: dict[int, Callable[[Connection, dict[str, sa.Table]], None]] = {
     1: lambda conn, tables: None,
+    2: _add_agent_and_error_key,
 }
 
 

@@ -1,0 +1,37 @@
+"""Airflow's own access checks for the autofix view (``autofix.ui``): the signed-in user
+(``get_user``: a JWT as a bearer token or in the UI's ``_token`` cookie), the DAGs the auth
+manager lets them read, and a DAG run's state. Built on the view's first request."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from autofix.ui.access import UiAccess
+
+
+def airflow_ui_access() -> UiAccess:
+    from airflow.api_fastapi.app import get_auth_manager
+    from airflow.api_fastapi.core_api.security import get_user
+    from airflow.configuration import conf
+
+    def readable_dags(user: Any) -> frozenset[str]:
+        return frozenset(get_auth_manager().get_authorized_dag_ids(user=user, method="GET"))
+
+    base_path = urlsplit(conf.get("api", "base_url", fallback="") or "").path.rstrip("/")
+    return UiAccess(
+        user=get_user, readable_dags=readable_dags, run_state=dag_run_state, ui_url=base_path
+    )
+
+
+def dag_run_state(dag_id: str, run_id: str) -> str | None:
+    """The run's state in Airflow's database ("queued", "running", "success", "failed")."""
+    from airflow.models.dagrun import DagRun
+    from airflow.utils.session import create_session
+    from sqlalchemy import select
+
+    with create_session() as session:
+        state = session.scalar(
+            select(DagRun.state).where(DagRun.dag_id == dag_id, DagRun.run_id == run_id)
+        )
+    return None if state is None else str(state)

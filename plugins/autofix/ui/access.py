@@ -1,0 +1,28 @@
+"""What the UI needs from its host: who is asking, and which DAGs they may read.
+
+An app mounted through ``fastapi_apps`` inherits none of the api-server's checks, so every
+route depends on ``user`` and filters by ``readable_dags``; the plugin builds this from
+Airflow's auth manager (``autofix.plugin.access``), tests may build it from anything."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+def _no_state(dag_id: str, run_id: str) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class UiAccess:
+    """``user``: a FastAPI dependency that returns the signed-in user or raises
+    ``HTTPException`` 401/403. ``readable_dags(user)``: every DAG id the user may read.
+    ``run_state(dag_id, run_id)``: the DAG run's state ("running", "success", ...) or None;
+    a page polls while a run is in progress. ``ui_url``: the Airflow UI's base path."""
+
+    user: Callable[..., Any]
+    readable_dags: Callable[[Any], frozenset[str]]
+    run_state: Callable[[str, str], str | None] = _no_state
+    ui_url: str = ""

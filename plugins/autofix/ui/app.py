@@ -1,0 +1,185 @@
+"""The view's routes. Pages: ``/`` (one page; its script draws runs, a run's tree, health and
+the pattern tester). API: ``/api/runs``, ``/api/run``, ``/api/health``, ``/api/patterns/test``.
+
+Every route depends on ``access.user`` (401/403 without a signed-in user); lists keep only the
+DAGs the user may read, and one run of another DAG answers 403. Reads go through the
+configured audit store's query API; nothing here writes."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from autofix.audit.runs import MAX_PAGE, RunQuery, RunRow
+from autofix.audit.stores import build_store
+from autofix.audit.stores.base import AuditStore
+from autofix.config import AutofixConfig, BudgetSettings, load_config
+from autofix.errors import ConfigError
+from autofix.ui.access import UiAccess
+from autofix.ui.tree import run_tree
+
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_FILES = {"app.js", "app.css", "runs.js", "run.js", "health.js", "tester.js"}
+# The page's own script and styles only; it is framed by the Airflow UI (same origin).
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
+class StoreSource:
+    """The configured audit store, opened once per configuration (the config is re-read on
+    every request, so an edited config applies without a restart)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: str | None = None
+        self._store: AuditStore | None = None
+
+    def config(self) -> AutofixConfig:
+        try:
+            return load_config()
+        except ConfigError as exc:
+            raise HTTPException(503, f"the autofix config cannot be read: {exc}") from None
+
+    def store(self, config: AutofixConfig) -> AuditStore:
+        key = config.audit.model_dump_json()
+        with self._lock:
+            if self._store is None or key != self._key:
+                try:
+                    self._store, self._key = build_store(config.audit), key
+                except ConfigError as exc:
+                    raise HTTPException(503, f"the audit store cannot be opened: {exc}") from None
+            return self._store
+
+
+def budget_used(row: RunRow, budget: BudgetSettings) -> float | None:
+    """The largest share of a per-run limit this run used; None without run limits."""
+    shares = [
+        used / limit
+        for used, limit in (
+            (row.calls, budget.max_calls_per_run),
+            (row.cost_usd, budget.max_cost_per_run_usd),
+            (row.tokens, budget.max_tokens_per_run),
+        )
+        if limit
+    ]
+    return max(shares) if shares else None
+
+
+def run_json(row: RunRow, budget: BudgetSettings) -> dict[str, Any]:
+    return {
+        "dag_id": row.dag_id,
+        "run_id": row.run_id,
+        "status": row.status,
+        "calls": row.calls,
+        "attempts": row.attempts,
+        "succeeded": row.succeeded,
+        "success_rate": row.success_rate,
+        "retries": row.retries,
+        "cost_usd": row.cost_usd,
+        "tokens": row.tokens,
+        "budget_used": budget_used(row, budget),
+        "first_at": row.first_at.isoformat(),
+        "last_at": row.last_at.isoformat(),
+        "agents": list(row.agents),
+        "operations": list(row.operations),
+        "failure_kinds": list(row.failure_kinds),
+    }
+
+
+def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI:
+    source = source or StoreSource()
+    app = FastAPI(
+        title="autofix",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        dependencies=[Depends(access.user)],
+    )
+    User = Annotated[Any, Depends(access.user)]
+
+    def readable(user: Any) -> frozenset[str]:
+        return access.readable_dags(user)
+
+    def require_dag(user: Any, dag_id: str) -> None:
+        if dag_id not in readable(user):
+            raise HTTPException(403, f"you may not read the DAG {dag_id!r}")
+
+    @app.get("/")
+    def index() -> Response:
+        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+
+    @app.get("/static/{name}")
+    def static(name: str) -> Response:
+        if name not in STATIC_FILES:
+            raise HTTPException(404, f"no file {name!r}")
+        return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
+
+    @app.get("/api/runs")
+    def runs(
+        user: User,
+        dag_id: str | None = None,
+        agent: str | None = None,
+        operation: str | None = None,
+        status: Literal["succeeded", "failed"] | None = None,
+        failure_kind: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        offset: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    ) -> dict[str, Any]:
+        dags = readable(user)
+        if dag_id is not None:
+            require_dag(user, dag_id)
+        query = RunQuery(
+            dag_ids=dags,
+            dag_id=dag_id or None,
+            agent=agent or None,
+            operation=operation or None,
+            status=status,
+            failure_kind=failure_kind or None,
+            since=since,
+            until=until,
+            offset=offset,
+            limit=limit,
+        )
+        config = source.config()
+        page = source.store(config).runs(query)
+        return {
+            "total": page.total,
+            "offset": query.offset,
+            "limit": query.limit,
+            "runs": [run_json(row, config.budgets) for row in page.rows],
+            "dags": sorted(dags),
+        }
+
+    @app.get("/api/run")
+    def run(user: User, dag_id: str, run_id: str) -> dict[str, Any]:
+        require_dag(user, dag_id)
+        config = source.config()
+        store = source.store(config)
+        tree = run_tree(
+            dag_id,
+            run_id,
+            store.by_trace(run_id),
+            store.events(run_id),
+            ui_url=access.ui_url,
+        )
+        tree["state"] = access.run_state(dag_id, run_id)
+        return tree
+
+    @app.exception_handler(HTTPException)
+    async def refused(request: Request, error: HTTPException) -> Response:
+        return JSONResponse({"detail": error.detail}, error.status_code, headers=error.headers)
+
+    return app
