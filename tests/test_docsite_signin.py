@@ -38,7 +38,7 @@ def test_the_documentation_url_opens_the_served_docs() -> None:
     from autofix.plugin import AutofixPlugin
 
     documentation = tomllib.loads(PYPROJECT.read_text())["project"]["urls"]["Documentation"]
-    (docs_app,) = AutofixPlugin.fastapi_apps
+    docs_app = next(app for app in AutofixPlugin.fastapi_apps if app["name"] == "autofix docs")
     assert docs_app["url_prefix"] == DOCS_URL_PREFIX
     # The Providers page is <base>/providers; a relative link resolves under the same base.
     for base in ("http://localhost:8080/", "https://example.org/airflow/"):
@@ -79,3 +79,22 @@ def test_a_signed_in_user_reads_the_docs(api_server: tuple[TestClient, str], car
     page = client.get("/autofix/docs/architecture", headers=headers)
     assert page.status_code == 200
     assert "<title>Architecture: the living map · autofix docs</title>" in page.text
+
+
+def test_the_view_is_mounted_with_airflows_own_checks(api_server: tuple[TestClient, str]) -> None:
+    """The view's API answers a signed-in user (a bearer token or the UI's cookie) and refuses
+    a request without one; its page sends the browser to Airflow's sign-in."""
+    client, token = api_server
+    signed = client.get("/autofix/ui/api/runs", headers={"Authorization": f"Bearer {token}"})
+    assert signed.status_code == 200, signed.text
+    assert {"total", "runs", "dags"} <= set(signed.json())
+    client.cookies.set("_token", token)
+    try:
+        assert client.get("/autofix/ui/api/runs").status_code == 200
+    finally:
+        client.cookies.clear()
+    assert client.get("/autofix/ui/api/runs").status_code == 401
+    bad = client.get("/autofix/ui/api/runs", headers={"Authorization": "Bearer not-a-jwt"})
+    assert bad.status_code in (401, 403) and "runs" not in bad.text
+    page = client.get("/autofix/ui/", follow_redirects=False)
+    assert page.status_code == 303 and "login" in page.headers["location"]

@@ -19,8 +19,16 @@ def airflow_ui_access() -> UiAccess:
         return frozenset(get_auth_manager().get_authorized_dag_ids(user=user, method="GET"))
 
     base_path = urlsplit(conf.get("api", "base_url", fallback="") or "").path.rstrip("/")
+
+    def login_url(next_url: str) -> str:
+        return get_auth_manager().get_url_login(next_url=next_url)
+
     return UiAccess(
-        user=get_user, readable_dags=readable_dags, run_state=dag_run_state, ui_url=base_path
+        user=get_user,
+        readable_dags=readable_dags,
+        run_state=dag_run_state,
+        ui_url=base_path,
+        login_url=login_url,
     )
 
 

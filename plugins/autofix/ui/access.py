@@ -20,9 +20,11 @@ class UiAccess:
     """``user``: a FastAPI dependency that returns the signed-in user or raises
     ``HTTPException`` 401/403. ``readable_dags(user)``: every DAG id the user may read.
     ``run_state(dag_id, run_id)``: the DAG run's state ("running", "success", ...) or None;
-    a page polls while a run is in progress. ``ui_url``: the Airflow UI's base path."""
+    a page polls while a run is in progress. ``ui_url``: the Airflow UI's base path.
+    ``login_url(next)``: the sign-in page a refused page request is sent to (None: a 401)."""
 
     user: Callable[..., Any]
     readable_dags: Callable[[Any], frozenset[str]]
     run_state: Callable[[str, str], str | None] = _no_state
     ui_url: str = ""
+    login_url: Callable[[str], str] | None = None

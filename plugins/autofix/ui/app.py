@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 
+from autofix.agents.registry import FORMAT_NAMES
 from autofix.audit.runs import MAX_PAGE, RunQuery, RunRow
 from autofix.audit.stores import build_store
 from autofix.audit.stores.base import AuditStore
 from autofix.config import AutofixConfig, BudgetSettings, load_config
 from autofix.errors import ConfigError
+from autofix.result import FailureKind
 from autofix.ui.access import UiAccess
 from autofix.ui.tree import run_tree
 
@@ -106,7 +108,8 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
         openapi_url=None,
         dependencies=[Depends(access.user)],
     )
-    User = Annotated[Any, Depends(access.user)]
+
+    signed_in = Depends(access.user)
 
     def readable(user: Any) -> frozenset[str]:
         return access.readable_dags(user)
@@ -127,7 +130,7 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
 
     @app.get("/api/runs")
     def runs(
-        user: User,
+        user: Any = signed_in,
         dag_id: str | None = None,
         agent: str | None = None,
         operation: str | None = None,
@@ -161,10 +164,14 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
             "limit": query.limit,
             "runs": [run_json(row, config.budgets) for row in page.rows],
             "dags": sorted(dags),
+            "choices": {
+                "agents": list(FORMAT_NAMES),
+                "failure_kinds": [kind.value for kind in FailureKind],
+            },
         }
 
     @app.get("/api/run")
-    def run(user: User, dag_id: str, run_id: str) -> dict[str, Any]:
+    def run(dag_id: str, run_id: str, user: Any = signed_in) -> dict[str, Any]:
         require_dag(user, dag_id)
         config = source.config()
         store = source.store(config)
@@ -180,6 +187,9 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
 
     @app.exception_handler(HTTPException)
     async def refused(request: Request, error: HTTPException) -> Response:
+        page = request.url.path.rstrip("/") == str(request.scope.get("root_path", "")).rstrip("/")
+        if page and error.status_code == 401 and access.login_url is not None:
+            return RedirectResponse(access.login_url(str(request.url)), status_code=303)
         return JSONResponse({"detail": error.detail}, error.status_code, headers=error.headers)
 
     return app
