@@ -2,7 +2,9 @@
 
 ``LiveAirflow``: the approach of ``test_scheduler_live.py``: every service is its own process
 group on 127.0.0.1 (a free port), SQLite metadata DB in a temp AIRFLOW_HOME, LocalExecutor with a
-small ``parallelism``. ``MakeUp``: ``make up`` itself (scripts/up.sh), stopped with Ctrl-C.
+small ``parallelism``. With ``teams=`` it runs in Airflow's multi-team mode: one DAG bundle per
+team folder, and simple auth manager ``users`` who see only their teams' DAGs.
+``MakeUp``: ``make up`` itself (scripts/up.sh), stopped with Ctrl-C.
 Both use the REST API with a token from the simple auth manager (``AirflowRest``). Every wait is
 bounded; ``stop()`` stops everything and checks with the process table that nothing is left.
 Usable as context managers from tests and from scripts (docs/ui-research/experiments/run.py).
@@ -13,15 +15,16 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 import httpx
 
@@ -32,6 +35,21 @@ PASSWORD = "autofix-test-password"
 
 class LiveAirflowError(RuntimeError):
     """A service died or a bounded wait ran out; the message has the services' log tails."""
+
+
+class User(NamedTuple):
+    """A simple auth manager user, signed in with ``PASSWORD``. ``role``: viewer, user, op or
+    admin. ``teams``: in multi-team mode the teams whose DAGs the user may see (an admin sees
+    every DAG); a DAG bundle without a team is open to every role that may read DAGs."""
+
+    name: str
+    role: str
+    teams: tuple[str, ...] = ()
+
+
+ADMIN = User("admin", "admin")
+# airflow/cli/commands/team_command.py
+TEAM_NAME = re.compile(r"^[a-zA-Z0-9_-]{3,50}$")
 
 
 def free_port() -> int:
@@ -81,17 +99,32 @@ class AirflowRest:
         return ""
 
     def sign_in(self, username: str, password: str) -> None:
+        """Make ``client`` (``self.api``) act as this user."""
+        self.token = self.token_for(username, password)
+        self.api = self.client_with(self.token)
+
+    def token_for(self, username: str, password: str = PASSWORD) -> str:
+        """A JWT from the simple auth manager's ``/auth/token``, as the UI's login form gets."""
         login = httpx.post(
             f"{self.base}/auth/token", json={"username": username, "password": password}, timeout=10
         )
         if login.status_code != 201:
-            raise LiveAirflowError(f"login failed: {login.status_code} {login.text}")
-        self.token = login.json()["access_token"]
-        self.api = httpx.Client(
+            raise LiveAirflowError(
+                f"login of {username!r} failed: {login.status_code} {login.text}"
+            )
+        return str(login.json()["access_token"])
+
+    def client_with(self, token: str) -> httpx.Client:
+        """An ``httpx.Client`` on ``/api/v2`` sending ``token``; the caller closes it."""
+        return httpx.Client(
             base_url=f"{self.base}/api/v2",
-            headers={"Authorization": f"Bearer {self.token}"},
+            headers={"Authorization": f"Bearer {token}"},
             timeout=30,
         )
+
+    def client_as(self, username: str, password: str = PASSWORD) -> httpx.Client:
+        """A second REST client acting as another user (``client`` stays as it is)."""
+        return self.client_with(self.token_for(username, password))
 
     # -- waiting --------------------------------------------------------------------------
 
@@ -182,26 +215,43 @@ class AirflowRest:
 
 class LiveAirflow(AirflowRest):
     """Start with ``with LiveAirflow(home, dags_folder, extra_env) as af:``; ``af.api`` is an
-    authenticated ``httpx.Client`` on ``/api/v2``; ``af.base`` the UI address."""
+    authenticated ``httpx.Client`` on ``/api/v2`` acting as the first of ``users``; ``af.base``
+    the UI address.
+
+    ``teams={"alpha": [folder], ...}`` turns on multi-team mode (``[core] multi_team``): each
+    folder is a DAG bundle (``<team>`` or ``<team>-<n>``) owned by its team, ``dags_folder``
+    (may then be None) a bundle of no team, and ``start()`` creates the teams in the metadata DB
+    (``airflow teams sync``) before the api-server checks its users' teams against it. Every user
+    signs in with ``PASSWORD``; ``af.client_as("alice")`` is a REST client acting as alice."""
 
     def __init__(
         self,
         home: Path,
-        dags_folder: Path,
+        dags_folder: Path | None,
         extra_env: Mapping[str, str] | None = None,
         services: tuple[str, ...] = ("api-server", "scheduler", "dag-processor"),
+        *,
+        teams: Mapping[str, Sequence[Path]] | None = None,
+        users: Sequence[User] = (ADMIN,),
     ) -> None:
         self.home = home
         self.logs = home / "service-logs"
         self.port = free_port()
         super().__init__(f"http://127.0.0.1:{self.port}")
         self.services = services
+        self.teams = dict(teams or {})
+        self.users = tuple(users)
+        check_users(self.users, self.teams, dags_folder)
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         airflow_home = home / "airflow"
         airflow_home.mkdir(parents=True, exist_ok=True)
         self.logs.mkdir(parents=True, exist_ok=True)
+        shared_bundle = dags_folder
+        if dags_folder is None:  # only team bundles: the dags folder setting still needs a path
+            dags_folder = airflow_home / "dags"
+            dags_folder.mkdir(exist_ok=True)
         passwords = airflow_home / "passwords.json"
-        passwords.write_text(json.dumps({"admin": PASSWORD}))
+        passwords.write_text(json.dumps({user.name: PASSWORD for user in self.users}))
         self.env = {
             **os.environ,
             "AIRFLOW_HOME": str(airflow_home),
@@ -222,11 +272,12 @@ class LiveAirflow(AirflowRest):
             "AIRFLOW__CORE__AUTH_MANAGER": (
                 "airflow.api_fastapi.auth.managers.simple.simple_auth_manager.SimpleAuthManager"
             ),
-            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": "admin:admin",
+            "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": ",".join(map(user_spec, self.users)),
             "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(passwords),
             "AIRFLOW__SCHEDULER__SCHEDULER_HEARTBEAT_SEC": "1",
             "AIRFLOW__DAG_PROCESSOR__REFRESH_INTERVAL": "5",
             "AIRFLOW__LOGGING__LOGGING_LEVEL": "INFO",
+            **team_settings(self.teams, shared_bundle),
             **dict(extra_env or {}),
         }
         self.env.pop("AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_ALL_ADMINS", None)
@@ -244,6 +295,19 @@ class LiveAirflow(AirflowRest):
         )
         if migrate.returncode != 0:
             raise LiveAirflowError(f"airflow db migrate failed: {migrate.stderr[-2000:]}")
+        if self.teams:
+            # The teams of the bundle config, into the DB: the auth manager refuses to start
+            # when a user's team is not there (BaseAuthManager.init).
+            synced = subprocess.run(
+                [str(AIRFLOW), "teams", "sync"],
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            if synced.returncode != 0:
+                raise LiveAirflowError(f"airflow teams sync failed: {synced.stderr[-2000:]}")
         for name in self.services:
             args = [name]
             if name == "api-server":
@@ -256,7 +320,7 @@ class LiveAirflow(AirflowRest):
         self.wait_for(
             "the api-server", lambda: httpx.get(f"{self.base}/api/v2/monitor/health").is_success
         )
-        self.sign_in("admin", PASSWORD)
+        self.sign_in(self.users[0].name, PASSWORD)
 
     def _start(self, name: str, *args: str) -> None:
         out = (self.logs / f"{name}.log").open("wb")
@@ -308,6 +372,59 @@ class LiveAirflow(AirflowRest):
             f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
             for path in sorted(self.logs.glob("*.log"))
         )
+
+
+def user_spec(user: User) -> str:
+    """``[core] simple_auth_manager_users`` syntax: ``name:role`` or ``name:role:team1|team2``."""
+    return ":".join([user.name, user.role, *(["|".join(user.teams)] if user.teams else [])])
+
+
+def check_users(
+    users: Sequence[User], teams: Mapping[str, Sequence[Path]], dags: Path | None
+) -> None:
+    """Refuse, with what to change, what Airflow would refuse later in a service's log."""
+    if not users:
+        raise LiveAirflowError("users is empty: give at least one, e.g. users=[ADMIN]")
+    if dags is None and not teams:
+        raise LiveAirflowError("dags_folder is None and there are no teams: give one or both")
+    for team, folders in teams.items():
+        if not TEAM_NAME.match(team):
+            raise LiveAirflowError(f"team {team!r}: Airflow wants 3-50 of [a-zA-Z0-9_-]; rename it")
+        if not folders:
+            raise LiveAirflowError(f"team {team!r} has no DAG folder: give at least one")
+    for user in users:
+        unknown = sorted(set(user.teams) - set(teams))
+        if unknown:
+            raise LiveAirflowError(
+                f"user {user.name!r} is in team(s) {unknown} that teams= does not define: "
+                f"add them to teams= (defined: {sorted(teams) or 'none'})"
+            )
+
+
+def team_settings(teams: Mapping[str, Sequence[Path]], shared: Path | None) -> dict[str, str]:
+    """Multi-team mode: one LocalDagBundle per team folder, owned by the team, and ``shared`` as
+    a bundle of no team. The global LocalExecutor runs every team's tasks (the scheduler falls
+    back to it when a team has no executor of its own)."""
+    if not teams:
+        return {}
+    local = "airflow.dag_processing.bundles.local.LocalDagBundle"
+    bundles: list[dict[str, Any]] = []
+    if shared is not None:
+        bundles.append({"name": "dags-folder", "classpath": local, "kwargs": {"path": str(shared)}})
+    for team, folders in teams.items():
+        for index, folder in enumerate(folders):
+            bundles.append(
+                {
+                    "name": team if index == 0 else f"{team}-{index}",
+                    "classpath": local,
+                    "kwargs": {"path": str(folder)},
+                    "team_name": team,
+                }
+            )
+    return {
+        "AIRFLOW__CORE__MULTI_TEAM": "True",
+        "AIRFLOW__DAG_PROCESSOR__DAG_BUNDLE_CONFIG_LIST": json.dumps(bundles),
+    }
 
 
 class MakeUp(AirflowRest):
