@@ -198,12 +198,13 @@ def generate(records: int, seed: int = 24) -> Iterator[dict[str, Any]]:
                     instructions_chars=len(prompts[made % 32]),
                     created_at=moment,
                     envelope_hash=f"{rng.getrandbits(64):016x}",
+                    dag_id=dag,
+                    task_id=f"task_{task_n}",
+                    try_number=1,
                 )
                 envelope["context"] = {
                     "cwd": f"/srv/repos/{dag}",
                     "attempt": attempt,
-                    "dag_id": dag,
-                    "task_id": f"task_{task_n}",
                     "strategy": STRATEGIES[attempt % len(STRATEGIES)],
                 }
                 input_tokens = rng.randint(800, 60_000)
@@ -402,6 +403,10 @@ def sql_subject(name: str, url: str, disk: Callable[[], int]) -> Subject:
     )
 
 
+def _error_key(result: dict[str, Any]) -> str | None:
+    return InteractionResult.model_validate(result, context={"stored": True}).error_key
+
+
 def interaction_row(data: dict[str, Any]) -> dict[str, Any]:
     """The row ``SqlStore`` writes for one stored attempt, mapped from the dict without pydantic
     (10x faster to fill; ``check_rows_match`` compares it with the store's own mapping)."""
@@ -412,8 +417,8 @@ def interaction_row(data: dict[str, Any]) -> dict[str, Any]:
     return {
         "envelope_id": envelope["envelope_id"],
         "trace_id": envelope["trace_id"],
-        "dag_id": context["dag_id"],
-        "task_id": context["task_id"],
+        "dag_id": envelope["dag_id"],
+        "task_id": envelope["task_id"],
         "operation": envelope["operation"],
         "day": recorded.date(),
         "recorded_at": recorded,
@@ -424,6 +429,8 @@ def interaction_row(data: dict[str, Any]) -> dict[str, Any]:
         "error_category": errors[0]["category"] if errors else None,
         "strategy": context["strategy"],
         "hostname": envelope.get("hostname"),
+        "agent": envelope["agent_id"] or None,
+        "error_key": _error_key(result),
         "cost_usd": result["cost_usd"],
         "tokens": result["input_tokens"] + result["output_tokens"] + result["thinking_tokens"],
         "v": data["v"],
@@ -452,6 +459,8 @@ def bulk_fill(store: Any, source: Path, batch: int = 5_000) -> float:
     """The history into the SQL tables in bulk: the store's row mapping, one executemany
     INSERT per batch, the day counters summed once (``append`` per record would take hours)."""
     import sqlalchemy as sa  # only with the SQL store
+
+    from autofix.audit.stores.sql_runs import rebuild_runs
 
     began = time.perf_counter()
     store.ensure_schema()
@@ -495,6 +504,7 @@ def bulk_fill(store: Any, source: Path, batch: int = 5_000) -> float:
                 transaction.commit()
                 transaction = conn.begin()
         flush(conn)
+        rebuild_runs(conn, store.tables)  # what appending each attempt keeps up to date
         day_table = store.tables["days"]
         conn.execute(sa.delete(day_table))
         conn.execute(

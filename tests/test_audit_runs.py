@@ -13,7 +13,7 @@ from audit_support import T0, TM, attempt
 from test_audit_sql_store import postgres, sql_store  # noqa: F401 (fixtures)
 
 from autofix.audit.envelope import Interaction
-from autofix.audit.runs import RunQuery
+from autofix.audit.runs import RunPage, RunQuery
 from autofix.audit.stores.base import AuditStore
 from autofix.audit.stores.memory import MemoryStore
 from autofix.audit.stores.sql import SqlStore
@@ -45,6 +45,14 @@ def history() -> list[Interaction]:
     old = attempt("manual__3", "review", 1, at=T0 + 4 * M)
     old.envelope.causation_id = "gamma.review#try1"  # a record from before envelopes named a DAG
     return [a1, a2, b1, c1, old]
+
+
+def _scanned(query: RunQuery) -> RunPage:
+    """What the scan of every record answers (MemoryStore): the SQL summaries must agree."""
+    store = MemoryStore()
+    for item in history():
+        store.append(item)
+    return store.runs(query)
 
 
 def _keys(store: AuditStore, **query: object) -> list[tuple[str | None, str]]:
@@ -92,7 +100,7 @@ def _check(store: AuditStore) -> None:
     windowed = store.runs(RunQuery(since=T0 + M, dag_id="alpha")).rows
     assert [(r.run_id, r.attempts, r.calls) for r in windowed] == [
         ("manual__2", 1, 1),
-        ("scheduled__1", 1, 0),  # only its retry fell in the window
+        ("scheduled__1", 2, 1),  # a call in the window; its sums are the whole run's
     ]
     second = store.runs(RunQuery(offset=1, limit=2))
     assert second.total == 4 and [r.run_id for r in second.rows] == ["manual__2", "scheduled__1"]
@@ -106,6 +114,15 @@ def test_runs_in_sql(sql_store: SqlStore) -> None:  # noqa: F811
     _check(sql_store)
 
 
+def test_appending_an_attempt_again_replaces_it_in_its_run(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite:///{tmp_path / 'audit.db'}")
+    items = history()
+    for item in items:
+        store.append(item)
+    store.append(items[0])  # the same envelope id again: its row is replaced, not added
+    assert store.runs(RunQuery(dag_id="alpha")) == _scanned(RunQuery(dag_id="alpha"))
+
+
 def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'audit.db'}"
     store = SqlStore(url)
@@ -117,8 +134,12 @@ def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
         conn.exec_driver_sql("ALTER TABLE autofix_interactions DROP COLUMN agent")
         conn.exec_driver_sql("ALTER TABLE autofix_interactions DROP COLUMN error_key")
         conn.exec_driver_sql("UPDATE autofix_schema_version SET version = 1")
+    with store.engine.begin() as conn:  # version 1 had no run summaries either
+        conn.exec_driver_sql("DROP TABLE autofix_run_facets")
+        conn.exec_driver_sql("DROP TABLE autofix_runs")
     migrated = SqlStore(url)
     assert migrated.schema_version() == 2
+    assert migrated.runs(RunQuery()) == _scanned(RunQuery())
     assert _keys(migrated, agent="codex") == [("beta", "scheduled__1")]
     with migrated.engine.connect() as conn:
         keys = conn.execute(sa.text("SELECT error_key FROM autofix_interactions ORDER BY id"))

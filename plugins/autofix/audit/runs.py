@@ -26,7 +26,8 @@ def dag_and_task_of(causation_id: str | None) -> tuple[str | None, str | None]:
 class RunQuery:
     """Which runs: ``dag_ids`` are the DAGs the reader may see (None: every DAG); the other
     fields narrow it. A run matches ``agent``/``operation``/``failure_kind`` when one of its
-    attempts does; with ``since``/``until`` only the attempts in that window count."""
+    attempts does, and ``since``/``until`` when it made calls in that window (its sums are the
+    whole run's)."""
 
     dag_ids: frozenset[str] | None = None
     dag_id: str | None = None
@@ -120,9 +121,9 @@ class _Sums:
             tokens=self.tokens,
             first_at=self.first_at,
             last_at=self.last_at,
-            agents=tuple(self.agents),
-            operations=tuple(self.operations),
-            failure_kinds=tuple(self.failure_kinds),
+            agents=tuple(sorted(self.agents)),
+            operations=tuple(sorted(self.operations)),
+            failure_kinds=tuple(sorted(self.failure_kinds)),
         )
 
 
@@ -142,6 +143,10 @@ def _matches(row: RunRow, query: RunQuery) -> bool:
         return False
     if query.dag_id is not None and row.dag_id != query.dag_id:
         return False
+    if query.since is not None and row.last_at < aware(query.since):
+        return False
+    if query.until is not None and row.first_at > aware(query.until):
+        return False
     if query.status is not None and row.status != query.status:
         return False
     picks = (
@@ -159,10 +164,6 @@ def scan_runs(interactions: Iterable[Interaction], query: RunQuery) -> RunPage:
     for item in interactions:
         dag_id = dag_of(item, known)
         moment = aware(item.recorded_at)
-        if (query.until is not None and moment > aware(query.until)) or (
-            query.since is not None and moment < aware(query.since)
-        ):
-            continue
         key = (dag_id, item.trace_id)
         run = sums.get(key)
         if run is None:

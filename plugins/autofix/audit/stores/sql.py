@@ -25,7 +25,7 @@ from autofix.audit.envelope import Interaction, aware, new_id
 from autofix.audit.events import AuditEvent
 from autofix.audit.runs import RunPage, RunQuery, dag_and_task_of
 from autofix.audit.stores.base import AuditStore, Usage, load_record
-from autofix.audit.stores.sql_runs import select_runs
+from autofix.audit.stores.sql_runs import RunSummaries, select_runs
 from autofix.audit.stores.sql_schema import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -64,9 +64,17 @@ class _Statements:
         moment = sa.bindparam("moment", type_=sa.DateTime(timezone=True))
         today = sa.bindparam("today", type_=sa.Date())
         trace_id = sa.bindparam("trace_id", type_=sa.String())
-        self.old_row = sa.select(t.c.id, t.c.day, t.c.cost_usd, t.c.tokens).where(
-            t.c.envelope_id == sa.bindparam("old_envelope_id")
-        )
+        self.summaries = RunSummaries(tables, dialect)
+        self.old_row = sa.select(
+            t.c.id,
+            t.c.day,
+            t.c.cost_usd,
+            t.c.tokens,
+            t.c.dag_id,
+            t.c.trace_id,
+            t.c.attempt,
+            t.c.success,
+        ).where(t.c.envelope_id == sa.bindparam("old_envelope_id"))
         self.parent = sa.select(t.c.dag_id, t.c.task_id).where(
             t.c.envelope_id == sa.bindparam("parent_id")
         )
@@ -289,8 +297,10 @@ class SqlStore(AuditStore):
                 return False
             conn.execute(sql.delete_row, {"row_id": old.id})
             self._count_day(conn, old.day, -1, -(old.cost_usd or 0.0), -int(old.tokens))
+            sql.summaries.remove(conn, old)
         conn.execute(sql.insert_row, row)
         self._count_day(conn, row["day"], 1, row["cost_usd"], row["tokens"])
+        sql.summaries.add(conn, row)
         # Settle: the call's reservation (keyed by its envelope id) becomes this row.
         conn.execute(sql.settle, {"reservation_id": row["envelope_id"]})
         return True
@@ -445,7 +455,7 @@ class SqlStore(AuditStore):
 
     def runs(self, query: RunQuery) -> RunPage:
         with self._read() as conn:
-            return select_runs(conn, self.tables["interactions"], query)
+            return select_runs(conn, self.tables, query)
 
     def usage(self, trace_id: str | None = None, since: datetime | None = None) -> Usage:
         with self._read() as conn:
