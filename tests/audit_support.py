@@ -39,6 +39,31 @@ def webhook_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
         server.server_close()
 
 
+# Secrets of every shape the redaction knows, planted where text leaves the process.
+SECRETS = {
+    "anthropic": "sk-ant-api03-Zq8xV1bN2mK3jH4gF5dS6aP7oI8uY9tR",
+    "openai": "sk-proj-Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9",
+    "github": "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+    "bearer": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "bearer_plain": "AbCdEfGh1234567890tokenValue",
+    "url_password": "hunter2-Sup3rS3cret",
+    "aws_key_id": "AKIAIOSFODNN7EXAMPLE",
+    "aws_secret": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "password_kv": "correct-horse-battery",
+}
+
+
+def planted_secrets() -> str:
+    """Every secret of ``SECRETS`` in one text, each in the shape a redaction rule must catch."""
+    s = SECRETS
+    return (
+        f"key {s['anthropic']} and {s['openai']} gh {s['github']}; "
+        f"Authorization: Bearer {s['bearer']} / token {s['bearer_plain']}; "
+        f"db postgres://admin:{s['url_password']}@db.internal:5432/app; "
+        f"aws {s['aws_key_id']} aws_secret_access_key={s['aws_secret']} password={s['password_kv']}"
+    )
+
+
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from audit_support import NOW, TM, attempt, webhook_server
+from audit_support import NOW, SECRETS, TM, attempt, webhook_server
+from audit_support import planted_secrets as _planted
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,28 +119,6 @@ def test_recorder_raises_alert_after_a_retry(caplog: pytest.LogCaptureFixture) -
 
 
 # --------------------------------------------------------------------------- redaction
-
-SECRETS = {
-    "anthropic": "sk-ant-api03-Zq8xV1bN2mK3jH4gF5dS6aP7oI8uY9tR",
-    "openai": "sk-proj-Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9",
-    "github": "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
-    "bearer": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    "bearer_plain": "AbCdEfGh1234567890tokenValue",
-    "url_password": "hunter2-Sup3rS3cret",
-    "aws_key_id": "AKIAIOSFODNN7EXAMPLE",
-    "aws_secret": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-    "password_kv": "correct-horse-battery",
-}
-
-
-def _planted() -> str:
-    s = SECRETS
-    return (
-        f"key {s['anthropic']} and {s['openai']} gh {s['github']}; "
-        f"Authorization: Bearer {s['bearer']} / token {s['bearer_plain']}; "
-        f"db postgres://admin:{s['url_password']}@db.internal:5432/app; "
-        f"aws {s['aws_key_id']} aws_secret_access_key={s['aws_secret']} password={s['password_kv']}"
-    )
 
 
 def test_no_secret_in_any_record_event_log_or_metric(

@@ -68,6 +68,18 @@ class ValidationSettings(_Section):
     constrained: bool = False
 
 
+class OtelSettings(_Section):
+    """autofix.audit.otel: OpenTelemetry GenAI spans of every agent call and its attempts."""
+
+    # auto: on when OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+    # OTEL_TRACES_EXPORTER is set (OTEL_TRACES_EXPORTER=none and OTEL_SDK_DISABLED=true: off).
+    enabled: Literal["auto"] | bool = "auto"
+    # The redacted prompt and answer as gen_ai.input.messages / gen_ai.output.messages.
+    capture_content: bool = False
+    max_content_chars: int = Field(default=4000, ge=100, le=200_000)
+    service_name: str = Field(default="autofix", min_length=1)
+
+
 class AuditSettings(_Section):
     """autofix.audit.stores: where every agent call is recorded."""
 
@@ -88,6 +100,7 @@ class AuditSettings(_Section):
     rotate_daily: bool = False
     # Each attempt's raw agent stdout/stderr (redacted); the task log shows the transcript.
     raw_output_dir: str | None = "logs/autofix/raw"
+    otel: OtelSettings = Field(default_factory=OtelSettings)
 
 
 class BudgetSettings(_Section):

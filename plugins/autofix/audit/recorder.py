@@ -10,6 +10,7 @@ from autofix.audit.alert import Notifier, RetryAlert
 from autofix.audit.budget import BudgetGuard, BudgetStatus
 from autofix.audit.envelope import Envelope, Interaction, interaction_from_parse_result
 from autofix.audit.events import AuditEvent, EventName, OrderTracker, RunSummary, summarize_run
+from autofix.audit.otel import SpanSink, span_sink
 from autofix.audit.stores import build_store
 from autofix.audit.stores.base import AuditStore
 from autofix.audit.telemetry import (
@@ -38,7 +39,8 @@ class AuditRecorder:
         recorder.record_attempt(envelope, parse_result, latency_ms=elapsed_ms)  # settles it
 
     A failed write is a WARNING plus the ``audit_write_failures`` metric, or AuditWriteError
-    when ``audit.required`` is true. It is never silent.
+    when ``audit.required`` is true. It is never silent. With ``spans`` (``audit.otel``, an
+    OpenTelemetry exporter configured) every attempt and verdict also becomes a span.
     """
 
     def __init__(
@@ -49,8 +51,10 @@ class AuditRecorder:
         budgets: BudgetSettings | None = None,
         alert: RetryAlert | None = None,
         stats: StatsSink | None = None,
+        spans: SpanSink | None = None,
     ) -> None:
         self.store = store
+        self.spans = spans  # None: no exporter configured, no per-call work
         self.required = required
         self.budget = BudgetGuard(store, budgets or BudgetSettings())
         self.alert = alert
@@ -75,6 +79,7 @@ class AuditRecorder:
             budgets=config.budgets,
             alert=RetryAlert(alert_settings, notifier=notifier) if alert_settings.enabled else None,
             stats=stats,
+            spans=span_sink(config.audit.otel),
         )
 
     @property
@@ -110,6 +115,8 @@ class AuditRecorder:
         written = self._write(lambda: self.store.append(interaction), "interaction")
         log_attempt(interaction)
         emit_interaction(interaction, self.stats)
+        if self.spans is not None:
+            self.spans.attempt(interaction)  # the record is built: its text is redacted
         if written and self.alert is not None and interaction.attempt >= 2:
             try:
                 self.alert.check(self.store)
@@ -165,6 +172,8 @@ class AuditRecorder:
             )
             event.data["order_violation"] = violation.describe()
         self._write(lambda: self.store.append_event(event), "event")
+        if self.spans is not None:
+            self.spans.event(event)  # a verdict ends the call's span
         return event
 
     def _seed_order(self, event: AuditEvent) -> None:
