@@ -78,11 +78,11 @@ def _check(store: AuditStore) -> None:
         1,
         1,
     )
-    assert recovered.status == "succeeded" and recovered.cost_usd == pytest.approx(0.5)
+    assert recovered.outcome == "all_valid" and recovered.cost_usd == pytest.approx(0.5)
     assert recovered.tokens == 300 and recovered.agents == ("claude",)
     assert recovered.first_at == T0 and recovered.last_at == T0 + M
     failed = rows[("alpha", "manual__2")]
-    assert failed.status == "failed" and failed.failure_kinds == ("auth",)
+    assert failed.outcome == "had_failures" and failed.failure_kinds == ("auth",)
     assert _keys(store, dag_ids=frozenset({"alpha"})) == [
         ("alpha", "manual__2"),
         ("alpha", "scheduled__1"),
@@ -91,7 +91,7 @@ def _check(store: AuditStore) -> None:
     assert _keys(store, dag_id="beta") == [("beta", "scheduled__1")]
     assert _keys(store, agent="codex") == [("beta", "scheduled__1")]
     assert _keys(store, operation="review") == [("gamma", "manual__3")]
-    assert _keys(store, status="failed") == [("alpha", "manual__2")]
+    assert _keys(store, outcome="had_failures") == [("alpha", "manual__2")]
     assert _keys(store, failure_kind="auth") == [("alpha", "manual__2")]
     assert _keys(store, since=T0 + 2 * M, until=T0 + 3 * M) == [
         ("alpha", "manual__2"),

@@ -49,6 +49,6 @@ def ui_client(
     access = UiAccess(
         user=user,
         readable_dags=readable_dags,
-        run_state=lambda dag_id, run_id: states.get((dag_id, run_id)),
+        run_states=lambda runs: {run: states[run] for run in runs if run in states},
     )
     return TestClient(build_ui_app(access, FixedSource(store, config)))

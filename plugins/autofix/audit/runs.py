@@ -11,7 +11,9 @@ from typing import Literal
 
 from autofix.audit.envelope import Interaction, aware
 
-RunStatus = Literal["succeeded", "failed"]
+# all_valid: every agent call of the run ended valid; had_failures: one did not (a call that
+# failed and was retried by Airflow counts: the run's own state is Airflow's to say).
+RunOutcome = Literal["all_valid", "had_failures"]
 MAX_PAGE = 200
 _CAUSATION_RE = re.compile(r"^(?P<dag>[^.#]+)\.(?P<task>[^#]+)#try\d+$")
 
@@ -33,7 +35,7 @@ class RunQuery:
     dag_id: str | None = None
     agent: str | None = None
     operation: str | None = None
-    status: RunStatus | None = None
+    outcome: RunOutcome | None = None
     failure_kind: str | None = None
     since: datetime | None = None
     until: datetime | None = None
@@ -65,8 +67,8 @@ class RunRow:
     failure_kinds: tuple[str, ...] = ()
 
     @property
-    def status(self) -> RunStatus:
-        return "succeeded" if self.succeeded >= self.calls else "failed"
+    def outcome(self) -> RunOutcome:
+        return "all_valid" if self.succeeded >= self.calls else "had_failures"
 
     @property
     def success_rate(self) -> float:
@@ -147,7 +149,7 @@ def _matches(row: RunRow, query: RunQuery) -> bool:
         return False
     if query.until is not None and row.first_at > aware(query.until):
         return False
-    if query.status is not None and row.status != query.status:
+    if query.outcome is not None and row.outcome != query.outcome:
         return False
     picks = (
         (query.agent, row.agents),

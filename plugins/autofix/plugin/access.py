@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from autofix.ui.access import UiAccess
+from autofix.ui.access import RunKey, UiAccess
 
 
 def airflow_ui_access() -> UiAccess:
@@ -26,20 +26,24 @@ def airflow_ui_access() -> UiAccess:
     return UiAccess(
         user=get_user,
         readable_dags=readable_dags,
-        run_state=dag_run_state,
+        run_states=dag_run_states,
         ui_url=base_path,
         login_url=login_url,
     )
 
 
-def dag_run_state(dag_id: str, run_id: str) -> str | None:
-    """The run's state in Airflow's database ("queued", "running", "success", "failed")."""
+def dag_run_states(runs: list[RunKey]) -> dict[RunKey, str]:
+    """The runs' states in Airflow's database ("queued", "running", "success", "failed")."""
     from airflow.models.dagrun import DagRun
     from airflow.utils.session import create_session
-    from sqlalchemy import select
+    from sqlalchemy import select, tuple_
 
+    if not runs:
+        return {}
     with create_session() as session:
-        state = session.scalar(
-            select(DagRun.state).where(DagRun.dag_id == dag_id, DagRun.run_id == run_id)
-        )
-    return None if state is None else str(state)
+        found = session.execute(
+            select(DagRun.dag_id, DagRun.run_id, DagRun.state).where(
+                tuple_(DagRun.dag_id, DagRun.run_id).in_(runs)
+            )
+        ).all()
+    return {(dag_id, run_id): str(state) for dag_id, run_id, state in found if state}

@@ -10,21 +10,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+RunKey = tuple[str, str]  # (dag_id, run_id)
 
-def _no_state(dag_id: str, run_id: str) -> str | None:
-    return None
+
+def _no_states(runs: list[RunKey]) -> dict[RunKey, str]:
+    return {}
 
 
 @dataclass(frozen=True)
 class UiAccess:
     """``user``: a FastAPI dependency that returns the signed-in user or raises
     ``HTTPException`` 401/403. ``readable_dags(user)``: every DAG id the user may read.
-    ``run_state(dag_id, run_id)``: the DAG run's state ("running", "success", ...) or None;
-    a page polls while a run is in progress. ``ui_url``: the Airflow UI's base path.
+    ``run_states(runs)``: the DAG runs' states in Airflow ("running", "success", ...), for
+    the runs it knows; a run's page polls while its run is in progress. ``ui_url``: the Airflow UI's base path.
     ``login_url(next)``: the sign-in page a refused page request is sent to (None: a 401)."""
 
     user: Callable[..., Any]
     readable_dags: Callable[[Any], frozenset[str]]
-    run_state: Callable[[str, str], str | None] = _no_state
+    run_states: Callable[[list[RunKey]], dict[RunKey, str]] = _no_states
     ui_url: str = ""
     login_url: Callable[[str], str] | None = None

@@ -82,7 +82,7 @@ def run_json(row: RunRow, budget: BudgetSettings) -> dict[str, Any]:
     return {
         "dag_id": row.dag_id,
         "run_id": row.run_id,
-        "status": row.status,
+        "outcome": row.outcome,
         "calls": row.calls,
         "attempts": row.attempts,
         "succeeded": row.succeeded,
@@ -134,7 +134,7 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
         dag_id: str | None = None,
         agent: str | None = None,
         operation: str | None = None,
-        status: Literal["succeeded", "failed"] | None = None,
+        outcome: Literal["all_valid", "had_failures"] | None = None,
         failure_kind: str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
@@ -149,7 +149,7 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
             dag_id=dag_id or None,
             agent=agent or None,
             operation=operation or None,
-            status=status,
+            outcome=outcome,
             failure_kind=failure_kind or None,
             since=since,
             until=until,
@@ -158,11 +158,18 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
         )
         config = source.config()
         page = source.store(config).runs(query)
+        states = access.run_states([(row.dag_id, row.run_id) for row in page.rows if row.dag_id])
         return {
             "total": page.total,
             "offset": query.offset,
             "limit": query.limit,
-            "runs": [run_json(row, config.budgets) for row in page.rows],
+            "runs": [
+                {
+                    **run_json(row, config.budgets),
+                    "state": states.get((row.dag_id or "", row.run_id)),
+                }
+                for row in page.rows
+            ],
             "dags": sorted(dags),
             "choices": {
                 "agents": list(FORMAT_NAMES),
@@ -182,7 +189,7 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
             store.events(run_id),
             ui_url=access.ui_url,
         )
-        tree["state"] = access.run_state(dag_id, run_id)
+        tree["state"] = access.run_states([(dag_id, run_id)]).get((dag_id, run_id))
         return tree
 
     @app.exception_handler(HTTPException)

@@ -173,9 +173,9 @@ def select_runs(conn: Connection, tables: dict[str, sa.Table], query: RunQuery) 
         where.append(runs.c.last_at >= _utc(query.since))
     if query.until is not None:
         where.append(runs.c.first_at <= _utc(query.until))
-    if query.status == "succeeded":
+    if query.outcome == "all_valid":
         where.append(runs.c.succeeded >= runs.c.calls)
-    elif query.status == "failed":
+    elif query.outcome == "had_failures":
         where.append(runs.c.succeeded < runs.c.calls)
     for name in FACET_COLUMNS:
         wanted = getattr(query, name)

@@ -2,7 +2,8 @@
 // Runs: the DAG runs that made agent calls, filtered and paged (GET api/runs).
 (() => {
   const { el, fmt, get, link } = Autofix;
-  const FILTERS = ["dag_id", "agent", "operation", "status", "failure_kind", "since", "until"];
+  const FILTERS = ["dag_id", "agent", "operation", "outcome", "failure_kind", "since", "until"];
+  const STATE_BADGE = { success: "ok", failed: "bad", running: "warn", queued: "warn" };
   const PAGE = 25;
 
   function select(name, label, options, value) {
@@ -24,11 +25,12 @@
 
   function row(run) {
     const open = link("run", { dag_id: run.dag_id, run_id: run.run_id });
-    const ok = run.status === "succeeded";
+    const valid = run.outcome === "all_valid";
     return el("tr", { dataset: { dag: run.dag_id || "", run: run.run_id } },
       el("td", {}, run.dag_id || el("span.muted", {}, "(no DAG)")),
       el("td", {}, el("a", { href: open }, run.run_id)),
-      el("td", {}, el(`span.badge.${ok ? "ok" : "bad"}`, {}, run.status)),
+      el("td", {}, run.state ? el(`span.badge.${STATE_BADGE[run.state] || "warn"}`, {}, run.state) : el("span.muted", {}, "—")),
+      el("td", {}, el(`span.badge.${valid ? "ok" : "bad"}`, { title: valid ? "every agent call ended valid" : "an agent call failed (it may have been retried)" }, valid ? "all valid" : "had failures")),
       el("td.num", {}, fmt.int(run.calls)),
       el("td.num", {}, fmt.pct(run.success_rate)),
       el("td.num", {}, fmt.int(run.retries)),
@@ -51,7 +53,7 @@
       select("dag_id", "DAG", data.dags, params.dag_id),
       select("agent", "Agent", data.choices.agents, params.agent),
       input("operation", "Operation", params.operation),
-      select("status", "Status", ["succeeded", "failed"], params.status),
+      select("outcome", "Agent calls", ["all_valid", "had_failures"], params.outcome),
       select("failure_kind", "Failure kind", data.choices.failure_kinds, params.failure_kind),
       input("since", "From (UTC)", params.since, "datetime-local"),
       input("until", "To (UTC)", params.until, "datetime-local"),
@@ -61,12 +63,12 @@
       const values = Object.fromEntries(new FormData(form));
       location.hash = link("runs", values);
     });
-    const head = el("tr", {}, ["DAG", "Run", "Status", "Calls", "Success", "Retries", "Cost", "Tokens",
+    const head = el("tr", {}, ["DAG", "Run", "Run state", "Agent calls", "Calls", "Success", "Retries", "Cost", "Tokens",
       "Budget used", "Agents", "Failure kinds", "Last call"].map((name, i) =>
-      el(i >= 3 && i <= 7 ? "th.num" : "th", {}, name)));
+      el(i >= 4 && i <= 8 ? "th.num" : "th", {}, name)));
     const body = data.runs.length
       ? data.runs.map(row)
-      : [el("tr", {}, el("td.muted", { colspan: 12 }, "No run with agent calls matches."))];
+      : [el("tr", {}, el("td.muted", { colspan: 13 }, "No run with agent calls matches."))];
     const last = Math.min(offset + data.runs.length, data.total);
     const pager = el("div.pager", {},
       el("span.muted", { id: "runs-count" }, `${data.total ? offset + 1 : 0}–${last} of ${fmt.int(data.total)} runs`),
