@@ -176,19 +176,16 @@ def test_patterns(
     agent_format: str | None = None,
     exit_code: int | None = None,
     rules_text: str | None = None,
-    store: PatternStore | None = None,
 ) -> dict[str, Any]:
     """The verdict on ``stderr`` (and ``transcript``, the agent's stdout in ``agent_format``)
     and each stderr line's decision and deciding rule. ``exit_code`` None judges the output
     alone, at exit 0 (as ``autofix patterns explain`` does). ``rules_text``: an edited
-    rulebook to try instead of the live one (``store``, default :func:`live_store`).
+    rulebook to try instead of the live one (:func:`live_store`).
     PatternTestError for input it refuses. Writes nothing."""
     err_bytes = _bounded(stderr, "stderr")
     fmt = _agent_format(agent_format, transcript)
     out_bytes = _bounded(transcript or "", "transcript") if fmt is not None else b""
-    rules = (
-        edited_rules(rules_text) if rules_text is not None else (store or live_store()).current()
-    )
+    rules = edited_rules(rules_text) if rules_text is not None else live_store().current()
     parser = _ExplainingParser(rules)
     judged_exit = 0 if exit_code is None else exit_code
     events: list[dict[str, Any]] = []
