@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import pytest
 from conftest import CAPTURES_DIR
-from fastapi import Header, HTTPException
 from fastapi.testclient import TestClient
+from ui_support import ui_client
 
 from autofix.agents.registry import SAVED_OUTPUT_FORMATS, get_format
+from autofix.audit.stores.memory import MemoryStore
 from autofix.patterns.loader import PATTERNS_ENV, STATE_DIR_ENV, PatternStore, last_good_path
 from autofix.task.judge import judge_saved_output
 from autofix.ui import tester
-from autofix.ui.access import UiAccess
-from autofix.ui.app import MAX_TEST_BODY_BYTES, build_ui_app
+from autofix.ui.app import MAX_TEST_BODY_BYTES
 
 pytestmark = pytest.mark.unit
 
@@ -273,19 +273,12 @@ def test_an_invalid_live_file_shows_its_problems_and_what_is_in_effect(deploymen
 # ---- the route ---------------------------------------------------------------------------
 
 
-def _signed_in(x_test_user: Annotated[str | None, Header()] = None) -> str:
-    if not x_test_user:
-        raise HTTPException(401, "sign in first")
-    return x_test_user
-
-
-ACCESS = UiAccess(user=_signed_in, readable_dags=lambda user: frozenset({"etl"}))
 USER = {"X-Test-User": "ada"}
 
 
 @pytest.fixture
 def client(deployment: Path) -> TestClient:
-    return TestClient(build_ui_app(ACCESS))
+    return ui_client(MemoryStore(), {"ada": {"etl"}})
 
 
 def test_the_route_refuses_a_request_without_a_user(client: TestClient) -> None:
