@@ -18,6 +18,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 }
 
 FORMAT_NAMES: tuple[str, ...] = tuple(_FORMATS)
+# The formats whose saved output can be judged on its own (``autofix classify --agent``, the
+# UI's pattern tester); the scripted agent speaks one of them, so its output is judged as that.
+SAVED_OUTPUT_FORMATS: tuple[str, ...] = tuple(name for name in FORMAT_NAMES if name != "sim")
 
 
 def format_class(name: str) -> type[AgentFormat]:

@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
+from autofix.agents.registry import SAVED_OUTPUT_FORMATS
 from autofix.classify.classifier import Classifier
 from autofix.classify.stream_report import ClassifyReport
 from autofix.errors import PatternFileError
@@ -22,8 +23,7 @@ if TYPE_CHECKING:
 
 EXIT_SUCCESS, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 _CHUNK = 1 << 20
-# The formats whose saved output can be judged (an event stream, or plain text).
-AGENT_FORMATS = ("claude", "codex", "gemini", "wrapper", "plain", "openai")
+AGENT_FORMATS = SAVED_OUTPUT_FORMATS
 
 
 def register(subparsers: Any) -> None:

@@ -171,6 +171,16 @@ def defaults() -> CompiledRules:
     return compile_rules([], PatternSettings(), DEFAULTS_SOURCE, DEFAULT_RULES)
 
 
+def compile_text(text: str, name: str, source: str | None = None) -> CompiledRules:
+    """A user pattern file's text, validated (ReDoS check included) and compiled; ``name`` is
+    where problems are reported, ``source`` what the rules say they came from (default
+    ``name``). PatternFileError listing every problem. Reads and writes nothing."""
+    parsed, problems = validate_text(text, name)
+    if parsed is None:
+        raise PatternFileError(name, problems)
+    return compile_rules(parsed.rules, parsed.settings(), source or name, DEFAULT_RULES)
+
+
 def _load(path: str | Path, source: str | None = None) -> tuple[CompiledRules, str]:
     """Compiled rules and the text they came from; PatternFileError listing every problem."""
     name = str(path)
@@ -178,10 +188,7 @@ def _load(path: str | Path, source: str | None = None) -> tuple[CompiledRules, s
         text = yamlfile.read_text(path, "pattern", MAX_PATTERN_FILE_BYTES)
     except ConfigFileError as exc:
         raise PatternFileError(name, [Problem(exc.reason, exc.line)]) from None
-    parsed, problems = validate_text(text, name)
-    if parsed is None:
-        raise PatternFileError(name, problems)
-    return compile_rules(parsed.rules, parsed.settings(), source or name, DEFAULT_RULES), text
+    return compile_text(text, name, source), text
 
 
 def load_file(path: str | Path) -> CompiledRules:
@@ -246,10 +253,14 @@ Signature = tuple[str | None, int, int, int]
 
 
 class PatternStore:
-    """A hot-reloading source of rules. ``current()`` costs one ``os.stat`` when nothing changed."""
+    """A hot-reloading source of rules. ``current()`` costs one ``os.stat`` when nothing changed.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    ``keep_last_good=False``: a reader that only looks (the UI's pattern tester) and so
+    keeps no last good copy: it writes nothing."""
+
+    def __init__(self, path: str | Path | None = None, *, keep_last_good: bool = True) -> None:
         self._explicit = path
+        self._saves_copy = keep_last_good
         self._lock = threading.Lock()
         self._defaults = defaults()
         self._current = self._defaults
@@ -302,7 +313,8 @@ class PatternStore:
             self._keep_last_good(path, signature, exc)
             return
         self._current = loaded
-        _keep_copy(path, text)
+        if self._saves_copy:
+            _keep_copy(path, text)
         log.info("autofix patterns: using %s: %s", path, rule_count(loaded))
 
     def _keep_last_good(self, path: str, signature: Signature, exc: PatternFileError) -> None:

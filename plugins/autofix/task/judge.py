@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from autofix.agents.base import AgentFormat, AgentOutcome
-from autofix.agents.fatal import FatalScan
+from autofix.agents.fatal import FatalLine, FatalScan
 from autofix.agents.watch import EarlyStop, WatchSettings
 from autofix.classify.stream_report import ClassifyReport
 from autofix.notices import MAX_NOTICES, AgentNotice, add_notice
@@ -76,6 +76,7 @@ class OutputJudge:
         self._stderr_lines = 0
         self._stdout_lines = 0
         self._notice_lines: set[int] = set()  # stderr lines that are the CLI's retry notices
+        self.fatal: FatalLine | None = None  # the CLI's own line on how the run ended (verdict)
         self.structured_result = agent_format.structured_result
         forms = agent_format.fatal_forms()
         # The CLI's own lines on how the run ended (agents/fatal.py), and its notices.
@@ -84,6 +85,11 @@ class OutputJudge:
         self._notices: list[AgentNotice] = []
         if self.watcher is not None:
             self.events.listener = self.watcher.on_event
+
+    @property
+    def retry_notice_lines(self) -> frozenset[int]:
+        """The stderr lines (1-based) the watcher read as the CLI's own retry notices."""
+        return frozenset(self._notice_lines)
 
     @property
     def early_stop(self) -> EarlyStop | None:
@@ -146,6 +152,7 @@ class OutputJudge:
             self._stdout_batch.flush()
         read = self.events.finish(exit_code, stderr_tail)
         outcome: AgentOutcome | None = read if self.has_event_stream else None
+        self.fatal = self._fatal.line(exit_code) if self._fatal is not None else None
         result = self.parser.parse(
             exit_code,
             self._stderr_report(),
@@ -157,7 +164,7 @@ class OutputJudge:
             signal_name=None if timed_out_after is not None else signal_name,
             cancelled=cancelled,
             early_stop=self.early_stop,
-            fatal=self._fatal.line(exit_code) if self._fatal is not None else None,
+            fatal=self.fatal,
             notices=self._notices,
             structured_result=self.structured_result,
             agent_errors=not self.has_event_stream,
@@ -188,6 +195,27 @@ def judge_saved_output(
     judge = OutputJudge(
         agent_format, parser or ResponseParser(), operation, watch or WatchSettings()
     )
+    return replay_saved_output(
+        judge,
+        stdout,
+        stderr,
+        exit_code,
+        signal_name=signal_name,
+        timed_out_after=timed_out_after,
+    )
+
+
+def replay_saved_output(
+    judge: OutputJudge,
+    stdout: bytes,
+    stderr: bytes = b"",
+    exit_code: int | None = 0,
+    *,
+    signal_name: str | None = None,
+    timed_out_after: float | None = None,
+) -> ParseResult:
+    """Feed a saved run to ``judge`` line by line, as the runner would, and return its verdict
+    (a caller that keeps the judge can then ask it what it saw)."""
 
     def on_stdout(line: str) -> None:
         if judge.early_stop is None:

@@ -1,5 +1,6 @@
 """The view's routes. Pages: ``/`` (one page; its script draws runs, a run's tree, health and
-the pattern tester). API: ``/api/runs``, ``/api/run``, ``/api/health``, ``/api/patterns/test``.
+the pattern tester). API: ``/api/runs``, ``/api/run``, ``/api/health``, ``/api/patterns/test``
+and ``/api/patterns/rules`` (the pattern tester: autofix.ui.tester).
 
 Every route depends on ``access.user`` (401/403 without a signed-in user); lists keep only the
 DAGs the user may read, and one run of another DAG answers 403. Reads go through the
@@ -14,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from autofix.agents.registry import FORMAT_NAMES
 from autofix.audit.runs import MAX_PAGE, RunQuery, RunRow
@@ -22,6 +24,7 @@ from autofix.audit.stores.base import AuditStore
 from autofix.config import AutofixConfig, BudgetSettings, load_config
 from autofix.errors import ConfigError
 from autofix.result import FailureKind
+from autofix.ui import tester
 from autofix.ui.access import UiAccess
 from autofix.ui.tree import run_tree
 
@@ -36,6 +39,8 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+# The tester's request: its texts (each bounded by autofix.ui.tester) as JSON, escapes included.
+MAX_TEST_BODY_BYTES = 8 * 1024 * 1024
 
 
 class StoreSource:
@@ -97,6 +102,23 @@ def run_json(row: RunRow, budget: BudgetSettings) -> dict[str, Any]:
         "operations": list(row.operations),
         "failure_kinds": list(row.failure_kinds),
     }
+
+
+async def bounded_json_body(request: Request, limit: int) -> bytes:
+    """A JSON request body of at most ``limit`` bytes (413 past it, 415 for another type: a
+    cross-site form cannot send JSON without a preflight)."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise HTTPException(415, "send the request as JSON (Content-Type: application/json)")
+    declared = request.headers.get("content-length", "")
+    too_large = f"the request is larger than {limit // (1024 * 1024)} MiB; send less text"
+    if declared.isdigit() and int(declared) > limit:
+        raise HTTPException(413, too_large)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise HTTPException(413, too_large)
+    return bytes(body)
 
 
 def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI:
@@ -191,6 +213,19 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
         )
         tree["state"] = access.run_states([(dag_id, run_id)]).get((dag_id, run_id))
         return tree
+
+    @app.post("/api/patterns/test")
+    async def patterns_test(request: Request) -> dict[str, Any]:
+        body = await bounded_json_body(request, MAX_TEST_BODY_BYTES)
+        try:
+            answer: dict[str, Any] = await run_in_threadpool(tester.answer_request, body)
+        except tester.PatternTestError as exc:
+            raise HTTPException(exc.status, exc.detail()) from None
+        return answer
+
+    @app.get("/api/patterns/rules")
+    def patterns_rules() -> dict[str, Any]:
+        return tester.live_rules_text()
 
     @app.exception_handler(HTTPException)
     async def refused(request: Request, error: HTTPException) -> Response:

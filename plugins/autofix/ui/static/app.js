@@ -33,6 +33,7 @@ const Autofix = (() => {
       const detail = body && body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : response.statusText;
       const error = new Error(`${response.status}: ${detail}`);
       error.status = response.status;
+      error.detail = body ? body.detail : null; // structured details (a view may show them)
       throw error;
     }
     return body;
