@@ -1,8 +1,8 @@
-"""The health page's query (AuditStore.health): recovery by error category and by strategy,
-cost per valid answer, recurring errors, noise per rule and the retry alert, per day or hour.
-The scan of MemoryStore and the grouped SQL of SqlStore (SQLite and PostgreSQL) answer alike,
-they agree with ``autofix report`` and ``autofix metrics``, and a version-2 SQL store is
-migrated to answer."""
+"""The health page (AuditStore.health and GET /api/health): recovery by error category and by
+strategy, cost per valid answer, recurring errors, noise per rule and the retry alert, per day
+or hour. The scan of MemoryStore and the grouped SQL of SqlStore (SQLite and PostgreSQL)
+answer alike, they agree with ``autofix report`` and ``autofix metrics``, a version-2 SQL
+store is migrated to answer, and the route shows only the DAGs the user may read."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from audit_support import NOW, T0, known_history
 from test_audit_sql_store import postgres, sql_store  # noqa: F401 (fixtures)
+from ui_support import ui_client
 
 from autofix.audit.envelope import Interaction
 from autofix.audit.health import Health, HealthQuery, Recovery
@@ -20,7 +21,7 @@ from autofix.audit.stores.base import AuditStore
 from autofix.audit.stores.memory import MemoryStore
 from autofix.audit.stores.sql import SqlStore
 from autofix.audit.usage_report import build_report
-from autofix.config import AlertSettings
+from autofix.config import AlertSettings, AutofixConfig
 
 pytestmark = pytest.mark.unit
 M = timedelta(minutes=1)
@@ -28,7 +29,13 @@ BOTH = frozenset({"alpha", "beta"})
 ALERT = AlertSettings(min_retries=2)
 DAY_1 = datetime(2026, 2, 28, tzinfo=UTC)
 DAY_2 = datetime(2026, 3, 1, tzinfo=UTC)
+
+
 HEALTH_COLUMNS = ("valid", "chain_step", "chain_categories", "health_group", "noise_lines", "rules")
+
+
+def as_user(name: str) -> dict[str, str]:  # tests/ui_support.py's stand-in for a signed-in user
+    return {"X-Test-User": name}
 
 
 def history() -> list[Interaction]:
@@ -173,3 +180,77 @@ def test_a_version_2_store_is_migrated(tmp_path: Path) -> None:
     migrated = SqlStore(url)
     assert migrated.schema_version() == 3
     assert _health(migrated) == expected
+
+
+def test_health_route_shows_only_readable_dags() -> None:
+    config = AutofixConfig(alert=ALERT)
+    client = ui_client(
+        _filled(MemoryStore()), {"alice": {"alpha"}, "admin": set(BOTH)}, config=config
+    )
+    window = {"since": (T0 - timedelta(days=1)).isoformat(), "until": NOW.isoformat()}
+
+    assert client.get("/api/health", params=window).status_code == 401
+    assert client.get("/api/health", params=window, headers=as_user("mallory")).status_code == 403
+    refused = client.get(
+        "/api/health", params=window | {"dag_id": "beta"}, headers=as_user("alice")
+    )
+    assert refused.status_code == 403 and "beta" in refused.json()["detail"]
+
+    alice = client.get("/api/health", params=window, headers=as_user("alice")).json()
+    assert alice["dags"] == ["alpha"]
+    assert [b["attempts"] for b in alice["buckets"]] == [1, 3]
+    assert alice["buckets"][1]["cost_per_valid_answer"] == pytest.approx(0.375)
+    assert alice["buckets"][1]["by_category"]["type_mismatch"] == {
+        "trials": 1,
+        "recovered": 1,
+        "rate": 1.0,
+    }
+    assert alice["categories"] == ["required_missing", "type_mismatch"]
+    assert alice["strategies"] == ["feedback"]
+    assert {e["run_id"] for e in alice["top_errors"]} == {"run-a", "run-c"}
+    assert alice["noise"] == [{"rule": "node-deprecation", "calls": 1, "noise_lines": 3}]
+    assert alice["alert"] | {"threshold": None} == {
+        "name": "autofix.retry_success_rate_low",
+        "enabled": True,
+        "firing": False,
+        "rate": 1.0,
+        "threshold": None,
+        "retries": 1,
+        "recovered": 1,
+        "window": 20,
+        "min_retries": 2,
+    }
+
+    admin = client.get("/api/health", params=window, headers=as_user("admin")).json()
+    assert admin["dags"] == ["alpha", "beta"]
+    assert [b["attempts"] for b in admin["buckets"]] == [1, 7]
+    assert admin["alert"]["firing"] is True and admin["alert"]["rate"] == pytest.approx(1 / 3)
+    beta = client.get("/api/health", params=window | {"dag_id": "beta"}, headers=as_user("admin"))
+    assert [b["attempts"] for b in beta.json()["buckets"]] == [4]
+
+
+def test_health_route_window() -> None:
+    client = ui_client(_filled(MemoryStore()), {"admin": set(BOTH)})
+    admin = as_user("admin")
+    recent = client.get("/api/health", headers=admin).json()  # the last 14 days: nothing
+    assert recent["buckets"] == [] and recent["top_errors"] == []
+    assert datetime.fromisoformat(recent["until"]) - datetime.fromisoformat(
+        recent["since"]
+    ) == timedelta(days=14)
+    hourly = client.get(
+        "/api/health",
+        params={"since": T0.isoformat(), "until": NOW.isoformat(), "bucket": "hour"},
+        headers=admin,
+    ).json()
+    assert [b["start"] for b in hourly["buckets"]] == ["2026-03-01T10:00:00+00:00"]
+    too_long = client.get(
+        "/api/health",
+        params={"since": (NOW - timedelta(days=40)).isoformat(), "bucket": "hour"},
+        headers=admin,
+    )
+    assert too_long.status_code == 400 and "bucket=day" in too_long.json()["detail"]
+    backwards = client.get(
+        "/api/health", params={"since": NOW.isoformat(), "until": T0.isoformat()}, headers=admin
+    )
+    assert backwards.status_code == 400
+    assert client.get("/api/health", params={"bucket": "week"}, headers=admin).status_code == 422
