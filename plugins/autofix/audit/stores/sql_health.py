@@ -101,6 +101,23 @@ def select_health(conn: Connection, t: sa.Table, query: HealthQuery) -> Health |
     return tally.health(retry_health(_latest_retries(conn, t, in_dags, query), query.alert))
 
 
+def _day_ranges(t: sa.Table, query: HealthQuery) -> list[list[Any]]:
+    """The window as ranges of the health index: its first and last days, where the time of
+    each attempt is compared, and the whole days between, where only the day is."""
+    since = _utc(query.since) if query.since is not None else None
+    until = _utc(query.until) if query.until is not None else None
+    if since is not None and until is not None and since.date() == until.date():
+        return [[t.c.day == since.date(), t.c.recorded_at >= since, t.c.recorded_at <= until]]
+    ranges, between = [], []
+    if since is not None:
+        ranges.append([t.c.day == since.date(), t.c.recorded_at >= since])
+        between.append(t.c.day > since.date())
+    if until is not None:
+        ranges.append([t.c.day == until.date(), t.c.recorded_at <= until])
+        between.append(t.c.day < until.date())
+    return [*ranges, between]
+
+
 def _attempts(
     conn: Connection,
     t: sa.Table,
@@ -108,35 +125,31 @@ def _attempts(
     query: HealthQuery,
     tally: HealthTally,
 ) -> None:
-    """One pass over the health index, bounded by the window's days: attempts per bucket and
-    group, with their cost; by the day, the sums stream out in index order with no sort."""
+    """Passes over the health index, one per range of days: attempts per bucket and group,
+    with their cost; by the day, the sums stream out in index order with no sort."""
     # The DAGs as an expression: SQLite, without statistics, would rather seek them in another
     # index and read every wide row.
-    days: list[Any] = [sa.func.coalesce(t.c.dag_id, "").in_(sorted(query.dags()))]
-    if query.since is not None:
-        since = _utc(query.since)
-        days += [t.c.day >= since.date(), t.c.recorded_at >= since]
-    if query.until is not None:
-        until = _utc(query.until)
-        days += [t.c.day <= until.date(), t.c.recorded_at <= until]
-    per_row = sa.select(
-        bucket.label("start"), t.c.health_group.label("group_key"), t.c.cost_usd
-    ).where(*days, t.c.health_group.is_not(None))
-    rows = per_row.subquery()
-    grouped = sa.select(
-        rows.c.start,
-        rows.c.group_key,
-        sa.func.count().label("n"),
-        sa.func.sum(rows.c.cost_usd).label("cost_usd"),
-    ).group_by(rows.c.start, rows.c.group_key)
+    in_dags = sa.func.coalesce(t.c.dag_id, "").in_(sorted(query.dags()))
     starts: dict[Any, datetime] = {}
     groups: dict[str, HealthGroup] = {}
-    for row in conn.execute(grouped):
-        start = starts.get(row.start) or starts.setdefault(row.start, _start(row.start))
-        group = groups.get(row.group_key)
-        if group is None:
-            group = groups[row.group_key] = HealthGroup.read(row.group_key)
-        tally.add(start, group, count=int(row.n), cost_usd=float(row.cost_usd or 0.0))
+    for days in _day_ranges(t, query):
+        rows = (
+            sa.select(bucket.label("start"), t.c.health_group.label("group_key"), t.c.cost_usd)
+            .where(in_dags, *days, t.c.health_group.is_not(None))
+            .subquery()
+        )
+        grouped = sa.select(
+            rows.c.start,
+            rows.c.group_key,
+            sa.func.count().label("n"),
+            sa.func.sum(rows.c.cost_usd).label("cost_usd"),
+        ).group_by(rows.c.start, rows.c.group_key)
+        for row in conn.execute(grouped):
+            start = starts.get(row.start) or starts.setdefault(row.start, _start(row.start))
+            group = groups.get(row.group_key)
+            if group is None:
+                group = groups[row.group_key] = HealthGroup.read(row.group_key)
+            tally.add(start, group, count=int(row.n), cost_usd=float(row.cost_usd or 0.0))
 
 
 # The alert's latest retries are looked for in the last day first, then further back: one day
