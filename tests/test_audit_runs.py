@@ -16,7 +16,7 @@ from autofix.audit.envelope import Interaction
 from autofix.audit.runs import RunPage, RunQuery
 from autofix.audit.stores.base import AuditStore
 from autofix.audit.stores.memory import MemoryStore
-from autofix.audit.stores.sql import SqlStore
+from autofix.audit.stores.sql import SCHEMA_VERSION, SqlStore
 from autofix.result import FailureKind, Status
 
 pytestmark = pytest.mark.unit
@@ -129,6 +129,7 @@ def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
     for item in history():
         store.append(item)
     with store.engine.begin() as conn:  # back to version 1: no agent or error_key columns
+        conn.exec_driver_sql("DROP INDEX ix_autofix_interactions_window")  # of version 3
         conn.exec_driver_sql("DROP INDEX ix_autofix_interactions_agent")
         conn.exec_driver_sql("DROP INDEX ix_autofix_interactions_error_key")
         conn.exec_driver_sql("ALTER TABLE autofix_interactions DROP COLUMN agent")
@@ -138,7 +139,7 @@ def test_a_version_1_store_is_migrated(tmp_path: Path) -> None:
         conn.exec_driver_sql("DROP TABLE autofix_run_facets")
         conn.exec_driver_sql("DROP TABLE autofix_runs")
     migrated = SqlStore(url)
-    assert migrated.schema_version() == 2
+    assert migrated.schema_version() == SCHEMA_VERSION
     assert migrated.runs(RunQuery()) == _scanned(RunQuery())
     assert _keys(migrated, agent="codex") == [("beta", "scheduled__1")]
     with migrated.engine.connect() as conn:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from autofix.audit.envelope import Interaction
+from autofix.audit.health import RetryHealth, retry_health
 from autofix.audit.stores.base import AuditStore
 from autofix.config import AlertSettings
 from autofix.redact import redact, redact_value
@@ -20,23 +20,6 @@ ALERT_NAME = "autofix.retry_success_rate_low"
 
 Notifier = Callable[[dict[str, Any]], object]
 Poster = Callable[[str, dict[str, Any], float], object]
-
-
-@dataclass(frozen=True)
-class RetryHealth:
-    retries: int
-    recovered: int
-    threshold: float
-    window: int
-    min_retries: int
-
-    @property
-    def rate(self) -> float:
-        return self.recovered / self.retries if self.retries else 1.0
-
-    @property
-    def below_threshold(self) -> bool:
-        return self.retries >= self.min_retries and self.rate < self.threshold
 
 
 def _httpx_post(url: str, payload: dict[str, Any], timeout: float) -> object:
@@ -76,17 +59,7 @@ class RetryAlert:
         self._post = post
 
     def health(self, retries: Sequence[Interaction]) -> RetryHealth:
-        window = list(retries)[: self.settings.window]
-        recovered = sum(
-            1 for item in window if item.result.success and item.result.validation_passed
-        )
-        return RetryHealth(
-            retries=len(window),
-            recovered=recovered,
-            threshold=self.settings.retry_success_threshold,
-            window=self.settings.window,
-            min_retries=self.settings.min_retries,
-        )
+        return retry_health((item.result.valid for item in retries), self.settings)
 
     def check(self, store: AuditStore) -> dict[str, Any] | None:
         if not self.settings.enabled:
@@ -104,9 +77,7 @@ class RetryAlert:
         return payload
 
     def payload(self, health: RetryHealth, window: Sequence[Interaction]) -> dict[str, Any]:
-        failed = [
-            item for item in window if not (item.result.success and item.result.validation_passed)
-        ]
+        failed = [item for item in window if not item.result.valid]
         categories = Counter(cat for item in failed for cat in item.result.error_categories)
         operations = Counter(item.operation for item in failed)
         message = (

@@ -295,6 +295,12 @@ class InteractionResult(BaseModel):
         return self.input_tokens + self.output_tokens + self.thinking_tokens
 
     @property
+    def valid(self) -> bool:
+        """A valid answer: the call succeeded and its output passed validation (a chain that
+        ends so recovered; a retry that comes back so counts for the alert)."""
+        return self.success and self.validation_passed
+
+    @property
     def error_key(self) -> str | None:
         """The first error this attempt failed with, its numbers and ids folded, so that one
         error recurring across runs counts as one (the UI's top recurring errors)."""

@@ -65,7 +65,7 @@ class Chain:
 
     @property
     def succeeded(self) -> bool:
-        return self.last.result.success and self.last.result.validation_passed
+        return self.last.result.valid
 
     @property
     def max_attempts(self) -> int:
@@ -185,7 +185,7 @@ def compute_metrics(
             snap.validation_final_success += 1
         else:
             snap.validation_final_failure += 1
-        if chain.first.result.success and chain.first.result.validation_passed:
+        if chain.first.result.valid:
             snap.first_attempt_success += 1
         if chain.retries == 0:
             continue

@@ -125,7 +125,7 @@ def _emit(interaction: Interaction, stats: StatsSink) -> None:
         stats.incr(stat_name("classifier_rule_hits"), 1, tags={**base, "rule": safe_label(rule)})
     if interaction.is_final:
         retries = interaction.attempt - 1
-        passed = result.success and result.validation_passed
+        passed = result.valid
         stats.incr(
             stat_name("validation_retry_attempts"), 1, tags={**base, "retries": str(retries)}
         )

@@ -9,7 +9,7 @@ configured audit store's query API; nothing here writes."""
 from __future__ import annotations
 
 import threading
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -18,6 +18,8 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from starlette.concurrency import run_in_threadpool
 
 from autofix.agents.registry import FORMAT_NAMES
+from autofix.audit.envelope import aware
+from autofix.audit.health import Bucket, HealthQuery
 from autofix.audit.runs import MAX_PAGE, RunQuery, RunRow
 from autofix.audit.stores import build_store
 from autofix.audit.stores.base import AuditStore
@@ -26,6 +28,7 @@ from autofix.errors import ConfigError
 from autofix.result import FailureKind
 from autofix.ui import tester
 from autofix.ui.access import UiAccess
+from autofix.ui.health_json import health_json
 from autofix.ui.tree import run_tree
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -41,6 +44,8 @@ SECURITY_HEADERS = {
 }
 # The tester's request: its texts (each bounded by autofix.ui.tester) as JSON, escapes included.
 MAX_TEST_BODY_BYTES = 8 * 1024 * 1024
+HEALTH_DEFAULT_WINDOW = timedelta(days=14)
+HEALTH_MAX_HOURLY = timedelta(days=31)  # a longer window by the hour is too many points to draw
 
 
 class StoreSource:
@@ -226,6 +231,39 @@ def build_ui_app(access: UiAccess, source: StoreSource | None = None) -> FastAPI
     @app.get("/api/patterns/rules")
     def patterns_rules() -> dict[str, Any]:
         return tester.live_rules_text()
+
+    @app.get("/api/health")
+    def health(
+        user: Any = signed_in,
+        dag_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        bucket: Bucket = "day",
+    ) -> dict[str, Any]:
+        dags = readable(user)
+        if dag_id:
+            require_dag(user, dag_id)
+        end = aware(until) if until is not None else datetime.now(UTC)
+        start = aware(since) if since is not None else end - HEALTH_DEFAULT_WINDOW
+        if start > end:
+            raise HTTPException(400, "since is after until: give a since before until")
+        if bucket == "hour" and end - start > HEALTH_MAX_HOURLY:
+            raise HTTPException(
+                400, "bucket=hour covers at most 31 days: use bucket=day or a shorter window"
+            )
+        config = source.config()
+        query = HealthQuery(
+            dag_ids=dags,
+            dag_id=dag_id or None,
+            since=start,
+            until=end,
+            bucket=bucket,
+            alert=config.alert,
+        )
+        found = source.store(config).health(query)
+        return health_json(found, since=start, until=end, dag_id=dag_id or None) | {
+            "dags": sorted(dags)
+        }
 
     @app.exception_handler(HTTPException)
     async def refused(request: Request, error: HTTPException) -> Response:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from autofix.audit.envelope import Interaction, aware
 from autofix.audit.events import AuditEvent
+from autofix.audit.health import Health, HealthQuery, scan_health
 from autofix.audit.runs import RunPage, RunQuery, scan_runs
 
 log = logging.getLogger("autofix.audit")
@@ -106,6 +107,10 @@ class AuditStore(ABC):
     def runs(self, query: RunQuery) -> RunPage:
         """The DAG runs that made agent calls, newest first, filtered and paged."""
         return scan_runs(self.iter_all(), query)
+
+    def health(self, query: HealthQuery) -> Health:
+        """Recovery, cost and errors over time for the DAGs the query names."""
+        return scan_health(self.iter_all(), query)
 
     def usage(self, trace_id: str | None = None, since: datetime | None = None) -> Usage:
         calls, cost, tokens = 0, 0.0, 0

@@ -23,8 +23,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from autofix.audit.envelope import Interaction, aware, new_id
 from autofix.audit.events import AuditEvent
+from autofix.audit.health import Health, HealthQuery
 from autofix.audit.runs import RunPage, RunQuery, dag_and_task_of
 from autofix.audit.stores.base import AuditStore, Usage, load_record
+from autofix.audit.stores.sql_health import health_columns, previous_in_chain, select_health
 from autofix.audit.stores.sql_runs import RunSummaries, select_runs
 from autofix.audit.stores.sql_schema import (
     MIGRATIONS,
@@ -78,6 +80,7 @@ class _Statements:
         self.parent = sa.select(t.c.dag_id, t.c.task_id).where(
             t.c.envelope_id == sa.bindparam("parent_id")
         )
+        self.previous_in_chain = previous_in_chain(t)
         self.insert_row = t.insert()
         self.delete_row = t.delete().where(t.c.id == sa.bindparam("row_id"))
         self.settle = r.delete().where(r.c.id == sa.bindparam("reservation_id"))
@@ -244,7 +247,7 @@ class SqlStore(AuditStore):
         strategy = envelope.context.get("strategy")
         failure_kind = result.failure_kind.value if result.failure_kind is not None else None
         dumped = interaction.model_dump(mode="json")
-        return {
+        row = {
             "envelope_id": envelope.envelope_id,
             "trace_id": envelope.trace_id,
             "dag_id": _short(dag_id, 250),
@@ -267,6 +270,7 @@ class SqlStore(AuditStore):
             "envelope": dumped["envelope"],
             "result": dumped["result"],
         }
+        return row | health_columns(conn, self._sql.previous_in_chain, interaction, row)
 
     def _count_day(
         self, conn: Connection, day: date, calls: int, cost: float | None, tokens: int
@@ -456,6 +460,11 @@ class SqlStore(AuditStore):
     def runs(self, query: RunQuery) -> RunPage:
         with self._read() as conn:
             return select_runs(conn, self.tables, query)
+
+    def health(self, query: HealthQuery) -> Health:
+        with self._read() as conn:
+            found = select_health(conn, self.tables["interactions"], query)
+        return found if found is not None else super().health(query)
 
     def usage(self, trace_id: str | None = None, since: datetime | None = None) -> Usage:
         with self._read() as conn:

@@ -13,7 +13,7 @@ from autofix.errors import ConfigError
 from autofix.redact import redact
 
 TABLE_PREFIX = "autofix_"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
@@ -39,11 +39,39 @@ def audit_tables(metadata: sa.MetaData) -> dict[str, sa.Table]:
         sa.Column("hostname", sa.String(250), index=True),
         sa.Column("agent", sa.String(100), index=True),  # version 2
         sa.Column("error_key", sa.String(200), index=True),  # version 2
+        # version 3: what the health page sums (autofix.audit.health.HealthFacts)
+        sa.Column("valid", sa.Boolean()),
+        sa.Column("chain_step", sa.Integer()),
+        sa.Column("chain_categories", sa.String(200)),
+        sa.Column("health_group", sa.String(250)),
+        sa.Column("noise_lines", sa.Integer()),
+        sa.Column("rules", sa.String(1000)),
         sa.Column("cost_usd", sa.Float()),
         sa.Column("tokens", sa.BigInteger(), nullable=False, default=0),
         sa.Column("v", sa.Integer(), nullable=False),
         sa.Column("envelope", sa.JSON(), nullable=False),
         sa.Column("result", sa.JSON(), nullable=False),
+        # The health page reads these two alone, never the wide rows (version 3). By day
+        # and group first: its sums stream out in that order, with no sort.
+        sa.Index(
+            f"ix_{p}interactions_health",
+            "day",
+            "health_group",
+            "dag_id",
+            "recorded_at",
+            "cost_usd",
+        ),
+        # A DAG's window: its errors, noise and the alert's latest retries.
+        sa.Index(
+            f"ix_{p}interactions_window",
+            "dag_id",
+            "recorded_at",
+            "attempt",
+            "valid",
+            "error_key",
+            "noise_lines",
+            "rules",
+        ),
     )
     events = sa.Table(
         f"{p}events",
@@ -123,15 +151,7 @@ def _add_agent_and_error_key(conn: Connection, tables: dict[str, sa.Table]) -> N
     from autofix.audit.envelope import InteractionResult
 
     t = tables["interactions"]
-    existing = {column["name"] for column in sa.inspect(conn).get_columns(t.name, t.schema)}
-    for column in (t.c.agent, t.c.error_key):
-        if column.name not in existing:
-            column_type = column.type.compile(dialect=conn.dialect)
-            table = conn.dialect.identifier_preparer.format_table(t)
-            conn.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {column.name} {column_type}"))
-    for index in t.indexes:
-        if {c.name for c in index.columns} & {"agent", "error_key"}:
-            index.create(conn, checkfirst=True)
+    _add_columns(conn, t, ["agent", "error_key"])
     update = (
         t.update()
         .where(t.c.id == sa.bindparam("row_id"))
@@ -161,11 +181,71 @@ def _add_agent_and_error_key(conn: Connection, tables: dict[str, sa.Table]) -> N
     rebuild_runs(conn, tables)
 
 
+def _add_columns(conn: Connection, t: sa.Table, names: list[str]) -> None:
+    """The named columns that are not there yet, and the indexes that use them (once every
+    column an index names is there: a later version may add the rest)."""
+    existing = {column["name"] for column in sa.inspect(conn).get_columns(t.name, t.schema)}
+    preparer = conn.dialect.identifier_preparer
+    for name in names:
+        if name not in existing:
+            column = t.c[name]
+            column_type = column.type.compile(dialect=conn.dialect)
+            table, quoted = preparer.format_table(t), preparer.quote(name)
+            conn.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {quoted} {column_type}"))
+    existing.update(names)
+    for index in t.indexes:
+        columns = {c.name for c in index.columns}
+        if columns & set(names) and columns <= existing:
+            index.create(conn, checkfirst=True)
+
+
+def _add_health_facts(conn: Connection, tables: dict[str, sa.Table]) -> None:
+    """Version 3: the health page's facts of each attempt as columns, filled from each row's
+    record; read run by run (a chain never leaves its run), so memory holds one run's chains."""
+    from autofix.audit.envelope import Interaction
+    from autofix.audit.health import ChainLink, HealthFacts, chain_link
+
+    t = tables["interactions"]
+    names = ["valid", "chain_step", "chain_categories", "health_group", "noise_lines", "rules"]
+    _add_columns(conn, t, names)
+    update = (
+        t.update()
+        .where(t.c.id == sa.bindparam("row_id"))
+        .values({name: sa.bindparam(f"new_{name}") for name in names})
+    )
+    columns = (t.c.id, t.c.trace_id, t.c.dag_id, t.c.operation, t.c.v, t.c.envelope, t.c.result)
+    last: tuple[str, int] = ("", -1)
+    links: dict[tuple[str | None, str], ChainLink] = {}
+    while rows := conn.execute(
+        sa.select(*columns)
+        .where(sa.tuple_(t.c.trace_id, t.c.id) > last)
+        .order_by(t.c.trace_id, t.c.id)
+        .limit(2000)
+    ).all():
+        changes = []
+        for row in rows:
+            if row.trace_id != last[0]:
+                links.clear()
+            last = (row.trace_id, row.id)
+            data = {"v": row.v, "envelope": row.envelope, "result": row.result}
+            try:
+                item = Interaction.from_stored(data)
+            except ValueError:
+                continue  # a record that does not validate is skipped by every query too
+            key = (row.dag_id, row.operation)
+            link = links[key] = chain_link(item, links.get(key))
+            facts = HealthFacts.of(item, link).columns()
+            changes.append({"row_id": row.id, **{f"new_{k}": v for k, v in facts.items()}})
+        if changes:
+            conn.execute(update, changes)
+
+
 # One step per schema version: MIGRATIONS[n] takes a database at version n-1 to version n.
 # Version 1 is the first schema (created by create_all); later versions add steps here.
 MIGRATIONS: dict[int, Callable[[Connection, dict[str, sa.Table]], None]] = {
     1: lambda conn, tables: None,
     2: _add_agent_and_error_key,
+    3: _add_health_facts,
 }
 
 
