@@ -98,13 +98,20 @@
     function draw(data) {
       const nodes = flatten(data.calls);
       const byId = Object.fromEntries(nodes.map(([n]) => [n.id, n]));
-      if (!selected || !byId[selected]) selected = nodes.length ? nodes[nodes.length - 1][0].id : null;
+      if (!selected || !byId[selected]) {
+        // Opened from a task instance's tab: that task's latest attempt; else the run's latest.
+        const mine = nodes.filter(([n]) => params.task_id && n.task_id === params.task_id &&
+          (params.map_index === undefined || String(n.map_index) === String(params.map_index)));
+        const pick = mine.length ? mine : nodes;
+        selected = pick.length ? pick[pick.length - 1][0].id : null;
+      }
       compare = compare.filter((id) => byId[id]);
       const t = data.totals;
-      header.replaceChildren(
+      header.replaceChildren(...[
         el("h2", {}, `${dag_id} · ${run_id} `, data.state ? el(`span.badge.${data.state === "success" ? "ok" : data.state === "failed" ? "bad" : "warn"}`, { id: "run-state" }, data.state) : null),
         el("p.muted", { id: "totals" }, `${t.calls} calls · ${t.attempts} attempts · ${t.retries} retries · ${t.succeeded} valid · ${fmt.usd(t.cost_usd)} · ${fmt.int(t.tokens)} tokens`),
-        data.event_order_violations.length ? el("p.error", {}, "Event order: " + data.event_order_violations.join("; ")) : null);
+        data.event_order_violations.length ? el("p.error", {}, "Event order: " + data.event_order_violations.join("; ")) : null,
+      ].filter(Boolean));
       tree.replaceChildren(...(nodes.length ? nodes.map(([node, depth]) => {
         const chosen = compare.includes(node.id);
         const box = el("input", { type: "checkbox", checked: chosen, "aria-label": `compare attempt ${node.attempt}`,
