@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -15,28 +15,43 @@ from autofix.result import ErrorCategory, FieldError, RetryClass, Status
 
 
 @contextmanager
-def webhook_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """A real HTTP server on 127.0.0.1: (its URL, the POSTs it received as path and JSON body)."""
-    received: list[dict[str, Any]] = []
+def loopback_server(
+    on_post: Callable[[BaseHTTPRequestHandler, bytes], int],
+) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 (its base URL); ``on_post(handler, body)`` handles each
+    POST and returns the status to answer with."""
 
-    class Hook(BaseHTTPRequestHandler):
+    class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
-            received.append({"path": self.path, "body": json.loads(body)})
-            self.send_response(204)
+            self.send_response(on_post(self, body))
             self.end_headers()
 
         def log_message(self, *args: Any) -> None:
             return None
 
-    server = HTTPServer(("127.0.0.1", 0), Hook)
+    server = HTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}/hooks/T000/secret-path", received
+        yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def webhook_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """A webhook receiver (``loopback_server``): its URL and the POSTs it received as path and
+    JSON body."""
+    received: list[dict[str, Any]] = []
+
+    def hook(handler: BaseHTTPRequestHandler, body: bytes) -> int:
+        received.append({"path": handler.path, "body": json.loads(body)})
+        return 204
+
+    with loopback_server(hook) as base:
+        yield f"{base}/hooks/T000/secret-path", received
 
 
 # Secrets of every shape the redaction knows, planted where text leaves the process.

@@ -540,3 +540,24 @@ class MakeUp(AirflowRest):
         if self.proc.poll() is None:
             self.proc.wait(timeout=10)
         return [f"{pid} {cmd}" for pid, cmd in sorted(left.items())]
+
+
+def demo_environment(home: Path) -> dict[str, str]:
+    """What ``make up`` sets for the demo, in ``home``: a scratch copy of the sample project
+    that an empty trigger form fixes, and a short retry delay."""
+    from autofix import gitops
+
+    project = home / "sample_project"
+    gitops.init_scratch_copy(ROOT / "examples" / "sample_project", project, exclude=["FIXES.md"])
+    return {
+        "AUTOFIX_HOME": str(home),
+        "AUTOFIX_CONFIG": str(ROOT / "config" / "autofix.yaml"),
+        "AUTOFIX__FIXING__PROJECTS": json.dumps([str(project)]),
+        "AUTOFIX__FIXING__AGENT_RETRY_DELAY_SECONDS": "1",
+    }
+
+
+def screenshots_folder(home: Path) -> Path:
+    """$AUTOFIX_UI_SCREENSHOTS (relative to the repository: docs/screenshots), else ``home``."""
+    shots = Path(os.environ.get("AUTOFIX_UI_SCREENSHOTS") or home / "screenshots")
+    return shots if shots.is_absolute() else ROOT / shots

@@ -9,14 +9,13 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
-from audit_support import SECRETS, planted_secrets
+from audit_support import SECRETS, loopback_server, planted_secrets
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -376,29 +375,16 @@ def collector() -> Iterator[tuple[str, list[ExportTraceServiceRequest]]]:
     """A loopback OTLP/HTTP receiver: its base URL and every export request it decoded."""
     received: list[ExportTraceServiceRequest] = []
 
-    class Receiver(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            assert self.path == "/v1/traces"
-            assert self.headers["Content-Type"] == "application/x-protobuf"
-            request = ExportTraceServiceRequest()
-            request.ParseFromString(body)
-            received.append(request)
-            self.send_response(200)
-            self.send_header("Content-Type", "application/x-protobuf")
-            self.end_headers()
+    def receive(handler: BaseHTTPRequestHandler, body: bytes) -> int:
+        assert handler.path == "/v1/traces"
+        assert handler.headers["Content-Type"] == "application/x-protobuf"
+        request = ExportTraceServiceRequest()
+        request.ParseFromString(body)
+        received.append(request)
+        return 200
 
-        def log_message(self, *args: Any) -> None:
-            return None
-
-    server = HTTPServer(("127.0.0.1", 0), Receiver)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", received
-    finally:
-        server.shutdown()
-        server.server_close()
+    with loopback_server(receive) as base:
+        yield base, received
 
 
 def _clear_otel_environment(monkeypatch: pytest.MonkeyPatch) -> None:

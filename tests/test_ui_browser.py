@@ -20,7 +20,6 @@ Screenshots go to $AUTOFIX_UI_SCREENSHOTS (docs/screenshots for the README), els
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 import urllib.parse
@@ -41,9 +40,8 @@ from browser_support import (
     shoot,
     submit_trigger_form,
 )
-from live_airflow import PASSWORD, ROOT, LiveAirflow
+from live_airflow import PASSWORD, ROOT, LiveAirflow, demo_environment, screenshots_folder
 
-from autofix import gitops
 from autofix.patterns.loader import DEFAULT_RULES
 
 pytestmark = [
@@ -112,18 +110,8 @@ class Scenario:
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenario]:
     tmp = tmp_path_factory.mktemp("ui-browser")
-    shots = Path(os.environ.get("AUTOFIX_UI_SCREENSHOTS") or tmp / "screenshots")
-    if not shots.is_absolute():
-        shots = ROOT / shots
-    project = tmp / "sample_project"
-    gitops.init_scratch_copy(ROOT / "examples" / "sample_project", project, exclude=["FIXES.md"])
-    env = {
-        "AUTOFIX_HOME": str(tmp),
-        "AUTOFIX_CONFIG": str(ROOT / "config" / "autofix.yaml"),
-        # what `make up` sets: an empty trigger form fixes this scratch project
-        "AUTOFIX__FIXING__PROJECTS": json.dumps([str(project)]),
-        "AUTOFIX__FIXING__AGENT_RETRY_DELAY_SECONDS": "1",
-    }
+    shots = screenshots_folder(tmp)
+    env = demo_environment(tmp)
     started = time.monotonic()
     with LiveAirflow(tmp, ROOT / "airflow_dags", env) as af:
         sc = Scenario(af, shots)

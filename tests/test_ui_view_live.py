@@ -15,8 +15,6 @@ refused. Screenshots go to $AUTOFIX_UI_SCREENSHOTS (docs/screenshots), else a te
 
 from __future__ import annotations
 
-import json
-import os
 import time
 import urllib.parse
 from collections.abc import Iterator
@@ -27,9 +25,15 @@ from typing import Any
 import httpx
 import pytest
 from browser_support import chromium, login, missing_browser_reason, new_page, settle, shoot
-from live_airflow import ADMIN, PASSWORD, ROOT, LiveAirflow, User
-
-from autofix import gitops
+from live_airflow import (
+    ADMIN,
+    PASSWORD,
+    ROOT,
+    LiveAirflow,
+    User,
+    demo_environment,
+    screenshots_folder,
+)
 
 pytestmark = [
     pytest.mark.airflow,
@@ -65,18 +69,8 @@ def _nodes(frame: Any) -> tuple[str, int]:
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     home = tmp_path_factory.mktemp("ui-view")
-    shots = Path(os.environ.get("AUTOFIX_UI_SCREENSHOTS") or home / "screenshots")
-    if not shots.is_absolute():
-        shots = ROOT / shots
-    project = home / "sample_project"
-    gitops.init_scratch_copy(ROOT / "examples" / "sample_project", project, exclude=["FIXES.md"])
-    env = {
-        "AUTOFIX_HOME": str(home),
-        "AUTOFIX_CONFIG": str(ROOT / "config" / "autofix.yaml"),
-        "AUTOFIX__FIXING__PROJECTS": json.dumps([str(project)]),
-        "AUTOFIX__FIXING__AGENT_RETRY_DELAY_SECONDS": "1",
-        "AUTOFIX__AUDIT__STORE": "sql",
-    }
+    shots = screenshots_folder(home)
+    env = {**demo_environment(home), "AUTOFIX__AUDIT__STORE": "sql"}
     teams = {"fixing": [ROOT / "airflow_dags"], "beta": [ROOT / "tests" / "ui_dags" / "beta"]}
     with LiveAirflow(home, None, env, teams=teams, users=[ADMIN, ALICE]) as af:
         af.wait_dag(DEMO)
