@@ -14,6 +14,7 @@ from autofix.agents.base import AgentOutcome
 from autofix.parser import ResponseParser
 from autofix.result import (
     FAILURE_KINDS,
+    MAX_BLOCK_CHARS,
     FailureKind,
     FinishReason,
     RetryClass,
@@ -57,6 +58,23 @@ def test_exit0_with_traceback_fails_and_quotes_it(parser: ResponseParser) -> Non
     assert not result.success and result.status is Status.FAILED
     assert result.error_message == "[fix] ValueError: boom"
     assert result.errors[0].text.startswith("Traceback") and result.error_lines == 3
+
+
+def test_a_long_tracebacks_message_is_its_exception_line(parser: ResponseParser) -> None:
+    """A block over MAX_BLOCK_CHARS keeps its start and its end: the exception line survives."""
+    frames = "".join(
+        f'  File "/srv/app/module_{n:02d}/package/handler.py", line {n}0, in handle\n'
+        "    result = self.process(payload, context=context)\n"
+        for n in range(1, 11)
+    )
+    stderr = f"Traceback (most recent call last):\n{frames}KeyError: 'tenant_id'\n"
+    result = parser.parse(1, stderr, operation="fix")
+    assert len(stderr) > MAX_BLOCK_CHARS and not result.success
+    assert result.error_message.splitlines()[0] == "[fix] KeyError: 'tenant_id'"
+    assert (
+        result.errors[0].text.startswith("Traceback")
+        and len(result.errors[0].text) <= MAX_BLOCK_CHARS
+    )
 
 
 def test_nonzero_exit_fails_with_tail_when_no_blocks(parser: ResponseParser) -> None:

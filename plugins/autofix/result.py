@@ -249,6 +249,16 @@ def truncate(text: str, limit: int) -> str:
     return text[: max(0, limit - 1)] + "…"
 
 
+def truncate_block(text: str, limit: int = MAX_BLOCK_CHARS) -> str:
+    """An error block cut to ``limit`` characters keeping its start and its end: a long
+    traceback says what went wrong in its last line, which a cut from the start would lose."""
+    if len(text) <= limit:
+        return text
+    head = limit * 2 // 5
+    tail = limit - head - 3
+    return text[:head] + "\n…\n" + text[-tail:]
+
+
 class BlockWeight(StrEnum):
     """How much an error block weighs against a tool's success summary (classify/verdict.py)."""
 
@@ -275,7 +285,7 @@ class ErrorBlock(BaseModel):
     @field_validator("text")
     @classmethod
     def _bound_and_redact(cls, value: str) -> str:
-        return truncate(redact_stored(value), MAX_BLOCK_CHARS)
+        return truncate_block(redact_stored(value))
 
     @field_validator("rule_id")
     @classmethod

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from autofix.redact import redact_stored
-from autofix.result import MAX_BLOCK_CHARS, ErrorBlock, Evidence, truncate
+from autofix.result import MAX_BLOCK_CHARS, ErrorBlock, Evidence, truncate_block
 
 Verdict = Literal["noise", "neutral", "error", "success"]
 # Private-use characters: redaction leaves them as they are (it escapes control characters).
@@ -59,14 +59,25 @@ class LineVerdict(BaseModel):
     text: str = ""
 
 
+_MARGIN = MAX_BLOCK_CHARS + 2048
+
+
+def _ends(text: str) -> str:
+    """A long block's start and end, each with a margin, joined by the mark truncate_block
+    leaves (so the cut lands there)."""
+    if len(text) <= 2 * _MARGIN:
+        return text
+    return text[:_MARGIN] + "\n…\n" + text[-_MARGIN:]
+
+
 def error_blocks(fields: list[dict[str, Any]]) -> list[ErrorBlock]:
     """ErrorBlocks with their text bounded and redacted as ErrorBlock's validator does, but
     in one pass over all of them (a 16 KB parse has up to 20 blocks)."""
     if not fields:
         return []
-    # Only the first MAX_BLOCK_CHARS are kept; the margin keeps any secret that starts in them
-    # whole for the redactor.
-    joined = _BLOCK_SEPARATOR.join(f["text"][: MAX_BLOCK_CHARS + 2048] for f in fields)
+    # Only the first and last MAX_BLOCK_CHARS are kept (truncate_block); the margins keep any
+    # secret that reaches into them whole for the redactor.
+    joined = _BLOCK_SEPARATOR.join(_ends(f["text"]) for f in fields)
     texts = redact_stored(joined).split(_BLOCK_SEPARATOR)
     if len(texts) != len(fields):  # a separator in the text itself: one at a time
         return [ErrorBlock(**f) for f in fields]
@@ -74,7 +85,7 @@ def error_blocks(fields: list[dict[str, Any]]) -> list[ErrorBlock]:
         ErrorBlock.model_construct(
             **{
                 **f,
-                "text": truncate(text, MAX_BLOCK_CHARS),
+                "text": truncate_block(text),
                 "rule_id": None if f.get("rule_id") is None else redact_stored(f["rule_id"]),
             }
         )
