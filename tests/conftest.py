@@ -50,7 +50,7 @@ def examples(count: int) -> int:
 # the end.
 _FIRST_FILES = (
     "test_provider_install.py",  # e2e: a fresh virtualenv with Airflow, 4-10 minutes
-    "test_ui_browser.py",  # e2e: Airflow in two teams, the demo run, Chromium: about 8 minutes
+    "test_ui_browser.py",  # e2e: Airflow in two teams, the demo run, Chromium: about 5 minutes
     "test_agent_captures.py",
     "test_autonomous_fixing.py",
     "test_fuzz_parsers.py",
