@@ -43,7 +43,6 @@ UNDETECTABLE = {
     "fresh-gfortran-iostat-ignored": "the program calls its failure a warning and carries on",
     "fresh-shfmt-diff-or-true": "a unified diff is also what a successful `git diff` prints",
     "fresh2-timeout-or-true-partial": "killed mid-export, it prints only progress lines",
-    "fresh3-curl-write-out-500-ignored": "the only evidence is `(status 500)` in a status line",
     "fresh3-docformatter-check-or-true": "the check prints only the name of a file to reformat",
     "fresh3-prettier-list-different-wc": "a count of files (`unformatted files: 2`) is data",
     "fresh3-ruby-at-exit-exit-zero": "an at_exit hook swallows the exception before it is printed",
