@@ -129,11 +129,12 @@ if [[ ! -x "$tools/node/node_modules/.bin/qunit" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
     qunit@2 uglify-js@3 clean-css-cli@5 zx@8 lefthook@1 publint@0 jsonlint@1 html-minifier-terser@7)
 fi
-# The eighth fresh batch (cases/fresh8_*.yaml, split fresh8): more tools new to the corpus (dpkg-deb,
-# Rscript comes with r-base-core, gnatmake with gnat, groff and xgettext with packages installed above).
+# The eighth fresh batch (cases/fresh8_*.yaml, split fresh8): more tools new to the corpus (dpkg-deb
+# comes with dpkg, dpkg-source with dpkg-dev, Rscript with r-base-core, gnatmake with gnat, groff with
+# groff-base, xgettext with gettext).
 fresh8_apt=(lintian dpkg-dev siege wrk hey gdc r-base-core clojure gforth fp-compiler restic borgbackup
   unison rdiff-backup duplicity hugo cmark lowdown gprolog aspell aspell-en hunspell hunspell-en-us
-  help2man gnuplot-nox yasm lynx txt2man weasyprint asciidoc-base sassc gnat)
+  help2man gnuplot-nox yasm lynx txt2man weasyprint asciidoc-base sassc gnat groff-base gettext)
 apt_install "${fresh8_apt[@]}"
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
   'basedpyright==1.*' 'ty==0.*' 'refurb==2.*' 'slotscheck==0.*' 'fixit==2.*' 'zizmor==1.*' \
