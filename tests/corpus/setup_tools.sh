@@ -129,4 +129,21 @@ if [[ ! -x "$tools/node/node_modules/.bin/qunit" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
     qunit@2 uglify-js@3 clean-css-cli@5 zx@8 lefthook@1 publint@0 jsonlint@1 html-minifier-terser@7)
 fi
+# The eighth fresh batch (cases/fresh8_*.yaml, split fresh8): more tools new to the corpus (dpkg-deb
+# comes with dpkg, dpkg-source with dpkg-dev, Rscript with r-base-core, gnatmake with gnat, groff with
+# groff-base, xgettext with gettext).
+fresh8_apt=(lintian dpkg-dev siege wrk hey gdc r-base-core clojure gforth fp-compiler restic borgbackup
+  unison rdiff-backup duplicity hugo cmark lowdown gprolog aspell aspell-en hunspell hunspell-en-us
+  help2man gnuplot-nox yasm lynx txt2man weasyprint asciidoc-base sassc gnat groff-base gettext)
+apt_install "${fresh8_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'basedpyright==1.*' 'ty==0.*' 'refurb==2.*' 'slotscheck==0.*' 'fixit==2.*' 'zizmor==1.*' \
+  'pyroma==4.*' 'check-manifest==0.*' 'proselint==0.*' 'pelican==4.*' 'docutils==0.21.*'
+if [[ ! -x "$tools/node/node_modules/.bin/newman" ]]; then
+  # --ignore-scripts: none of these needs its install script to run the cases.
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
+    newman@6 autocannon@8 loadtest@8 @11ty/eleventy@3 textlint@14 textlint-rule-no-todo@2 \
+    remark-cli@12 remark-preset-lint-recommended@7 alex@11 write-good@1 markdown-link-check@3 \
+    csso-cli@4 postcss-cli@11 postcss@8 autoprefixer@10 purgecss@7)
+fi
 echo "tools ready in $tools"
