@@ -35,8 +35,9 @@ def test_the_tune_split_is_there() -> None:
     assert {label for _, label, *_ in RUNS} == {"success", "failure"}
 
 
-# Failures whose output holds no failure evidence at all: no rule can see them without
-# flagging successes that print the same. Named here so that any other false success fails.
+# Failures whose output holds no failure evidence at all, or only what successes print too (a
+# warning, a preview's listing, a count that is data elsewhere): no rule can see them without
+# flagging those successes. Named here so that any other false success fails.
 UNDETECTABLE = {
     "fresh-curl-status-code-only": "the only output is `503`, a bare number",
     "fresh-curl-api-error-jq": "jq prints the API's message (`field 'name' is required`) as text",
@@ -79,6 +80,25 @@ UNDETECTABLE = {
         "the next step's `4 passed` on stdout outweighs the lint error on stderr, as it must for "
         "tests whose code under test logs errors"
     ),
+    # the eighth fresh batch, after its one score (its output_shows: false runs first)
+    "fresh8-aspell-list-words": "only the misspelled words, as data",
+    "fresh8-autocannon-json-non2xx-count": "a bare number",
+    "fresh8-basedpyright-json-error-count": "a bare number",
+    "fresh8-hey-csv-status-column": "a status column printed as data (`10 500`)",
+    "fresh8-hunspell-list-words": "only the misspelled words, as data",
+    "fresh8-lintian-count-errors": "a bare count from grep -c",
+    "fresh8-purgecss-missing-css": "a bare `0` from wc",
+    "fresh8-alex-npm-exit0": "alex calls its findings warnings (it fails on them by its own policy)",
+    "fresh8-borg-dry-run-list": "borg's `- path` listing, without the words dry run",
+    "fresh8-check-manifest-tail": "tail kept only the suggested MANIFEST.in rules",
+    "fresh8-gforth-tester-incorrect": "tester.fs's `INCORRECT RESULT:`, one harness's own words",
+    "fresh8-gprolog-discontiguous-ignored": "the compiler calls the dropped clause a warning",
+    "fresh8-hugo-no-layout-warn": "hugo's warnings, and its table counts 4 pages",
+    "fresh8-pyroma-min-3": "the rating (6/10) passes the --min the command chose",
+    "fresh8-restic-dry-run-left-in": "`Would add` is a preview's own words, as in a preview that succeeds",
+    "fresh8-unison-conflict-tail": "`1 skipped` is a count that successes print too",
+    "fresh8-write-good-semicolon-echo": "suggestions without a severity, as an advisory run prints",
+    "fresh8-xgettext-unknown-extension": "a warning, then the script's own words",
 }
 
 
