@@ -8,12 +8,12 @@
 A judge is ``(exit_code, stdout_bytes, stderr_bytes) -> bool`` (True: the run succeeded).
 ``exit_code`` is None for a run that a signal ended. A false success is a failure judged a
 success; a false failure is the reverse. Case ids are listed for the tune split only: the
-held-out splits (``heldout``, ``fresh`` and ``fresh8``) print counts, never ids, unless ``--show-heldout``
-is given (do not use it while tuning). ``fresh`` is a batch added after ``heldout`` had been
-scored several times; it is meant to be scored once (tests/corpus/README.md, "The fresh
-batches"). ``fresh8`` is the eighth fresh batch, held out in its own split. Each split also
-reports its false successes among the failures whose output shows the failure (a case's
-``output_shows``, README "Case records").
+held-out splits (``heldout``, ``fresh``, ``fresh8`` and ``fresh9``) print counts, never ids,
+unless ``--show-heldout`` is given (do not use it while tuning). ``fresh`` is a batch added after
+``heldout`` had been scored several times; it is meant to be scored once (tests/corpus/README.md,
+"The fresh batches"). ``fresh8`` and ``fresh9`` are the eighth and ninth fresh batches, each
+held out in its own split. Each split also reports its false successes among the failures whose
+output shows the failure (a case's ``output_shows``, README "Case records").
 """
 
 from __future__ import annotations
