@@ -11,8 +11,8 @@ success; a false failure is the reverse. Case ids are listed for the tune split 
 held-out splits (``heldout``, ``fresh``, ``fresh8`` and ``fresh9``) print counts, never ids,
 unless ``--show-heldout`` is given (do not use it while tuning). ``fresh`` is a batch added after
 ``heldout`` had been scored several times; it is meant to be scored once (tests/corpus/README.md,
-"The fresh batches"). ``fresh8`` and ``fresh9`` are the eighth and ninth fresh batches, each
-held out in its own split. Each split also reports its false successes among the failures whose
+"The fresh batches"). ``fresh8`` held the eighth fresh batch until its one score (its runs are
+tune now), ``fresh9`` holds the ninth. Each split also reports its false successes among the failures whose
 output shows the failure (a case's ``output_shows``, README "Case records").
 """
 
