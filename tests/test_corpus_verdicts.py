@@ -99,6 +99,35 @@ UNDETECTABLE = {
     "fresh8-unison-conflict-tail": "`1 skipped` is a count that successes print too",
     "fresh8-write-good-semicolon-echo": "suggestions without a severity, as an advisory run prints",
     "fresh8-xgettext-unknown-extension": "a warning, then the script's own words",
+    # the ninth fresh batch, after its one score (its output_shows: false runs first)
+    "fresh9-bmake-dry-run-install": "the commands bmake -n prints, then the script's own words",
+    "fresh9-markdownlint-cli2-glob-typo": "`Linting: 0 file(s)` and `Summary: 0 error(s)`",
+    "fresh9-par2-bare-status": "a bare status",
+    "fresh9-pip-licenses-typo-package": "an empty CSV table",
+    "fresh9-rsnapshot-test-mode": "the commands rsnapshot -t prints, then the script's own words",
+    "fresh9-7zz-missing-input-or-true": "7-Zip calls the missing folder a scan warning",
+    "fresh9-ctags-unknown-language": "ctags calls the unknown language a warning",
+    "fresh9-cfn-lint-exit-none": "a bare letter code (`E3006`): codes share no literal to look for",
+    "fresh9-pylama-or-true": "a bare letter code (`E0602`) after the location, as above",
+    "fresh9-dotenv-linter-or-true": "dotenv-linter's own `file:line code message` findings",
+    "fresh9-dotenv-linter-tee": "dotenv-linter's own `file:line code message` finding",
+    "fresh9-makeinfo-force-bad-ref": (
+        "a GNU `file:line: message` diagnostic: warnings' continuation lines share the shape"
+    ),
+    "fresh9-makeinfo-html-tail": "a GNU `file:line: message` diagnostic, as above",
+    "fresh9-par2-repair-impossible": "par2's own words (`Repair is not possible.`)",
+    "fresh9-pip-licenses-fail-on-or-true": "pip-licenses' own words (`fail-on license ... was found`)",
+    "fresh9-pycln-diff-left-in": "a preview's diff and `would be removed`, as a review run prints",
+    "fresh9-pydoclint-or-true": "pydoclint's `1: DOC103:` findings, one tool's form",
+    "fresh9-pydoclint-tail": "pydoclint's `1: DOC201:` findings, one tool's form",
+    "fresh9-reuse-lines-or-true": "reuse's `path: no license identifier`, one tool's words",
+    "fresh9-reuse-tail": "tail kept only reuse's advice paragraph",
+    "fresh9-sphinx-lint-or-true": "a GNU `file:line: message` diagnostic, as makeinfo's",
+    "fresh9-staticjinja-missing-include-tail": (
+        "a traceback's last frames on stdout, its exception named `TemplateNotFound`"
+    ),
+    "fresh9-vermin-or-true": "vermin's `Target versions not met:` table",
+    "fresh9-vermin-violations-chain": "vermin's `Target versions not met:` table",
 }
 
 
@@ -112,14 +141,15 @@ def test_no_false_success_on_the_tune_split() -> None:
 
 
 def test_false_failures_on_the_tune_split_stay_few() -> None:
-    """Not a hard target like false successes (fail-safe), but a regression guard: 23 of 609
-    today (recoveries the output does not announce, errors a script handles on purpose)."""
+    """Not a hard target like false successes (fail-safe), but a regression guard: 25 of 816
+    today, 21 of them among the 609 successes from before the eighth and ninth batches
+    (recoveries the output does not announce, errors a script handles on purpose)."""
     false_failures = [
         run_id
         for run_id, label, code, out, err in RUNS
         if label == "success" and not verdict(code, out, err).success
     ]
-    assert len(false_failures) <= 23, false_failures
+    assert len(false_failures) <= 25, false_failures
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run[0] for run in RUNS])
