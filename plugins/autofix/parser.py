@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from autofix.agents.base import AgentOutcome
@@ -50,19 +50,23 @@ _RUN_STATUS: dict[str, FailureKind] = {
 class ResponseParser:
     """Turns an exit code, the agent's events and its stderr into a ParseResult."""
 
-    def __init__(self, patterns: str | Path | PatternStore | None = None) -> None:
-        if isinstance(patterns, PatternStore):
-            self._store = patterns
+    def __init__(self, patterns: str | Path | PatternStore | CompiledRules | None = None) -> None:
+        self._current: Callable[[], CompiledRules]
+        if isinstance(patterns, CompiledRules):
+            fixed = patterns  # one rule set (a trial rulebook, a benchmark), never reloaded
+            self._current = lambda: fixed
         else:
-            self._store = store_for(patterns)  # one store per path: shared hot reload
+            # One store per path: shared hot reload.
+            self._store = patterns if isinstance(patterns, PatternStore) else store_for(patterns)
+            self._current = self._store.current
 
     @property
     def rules(self) -> CompiledRules:
-        return self._store.current()
+        return self._current()
 
     def classifier(self, operation: str = "", stream: str = "stderr") -> Classifier:
         """A classifier for live feeding; pass its ``finish()`` report to ``parse``."""
-        return Classifier(self._store.current(), operation, stream=stream)
+        return Classifier(self.rules, operation, stream=stream)
 
     def _report(
         self, value: str | bytes | ClassifyReport, operation: str, stream: str

@@ -22,14 +22,14 @@ import re
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from autofix.classify.classifier import Classifier  # noqa: E402
+from autofix.parser import ResponseParser  # noqa: E402
 from autofix.patterns.compiled import CompiledRules, compile_rules  # noqa: E402
-from autofix.patterns.loader import DEFAULT_RULES, PatternStore  # noqa: E402
+from autofix.patterns.loader import DEFAULT_RULES  # noqa: E402
 from autofix.patterns.model import PatternSettings, Rule  # noqa: E402
 from corpus.reader import TOOL_CAPTURES, load_runs, read_split  # noqa: E402
 
@@ -85,9 +85,8 @@ def deciding_lines(rules: CompiledRules, run: Run) -> list[tuple[str, str]]:
     return found
 
 
-def coverage(runs: list[Run]) -> dict[tuple[str, int], set[str]]:
+def coverage(runs: list[Run], rules: CompiledRules) -> dict[tuple[str, int], set[str]]:
     """(rule id, alternative index) -> the runs it decides a line of."""
-    rules = compile_rules([], PatternSettings(), "coverage", DEFAULT_RULES)
     by_id = {rule.id: rule for rule in DEFAULT_RULES}
     compiled: dict[str, list[re.Pattern[str]]] = {
         rule.id: [
@@ -108,23 +107,14 @@ def coverage(runs: list[Run]) -> dict[tuple[str, int], set[str]]:
     return found
 
 
-class _FixedStore(PatternStore):
-    """A pattern store that always answers one rule set (for trying a rule change)."""
-
-    def __init__(self, rules: CompiledRules) -> None:
-        super().__init__(None)
-        self._fixed = rules
-
-    def current(self) -> CompiledRules:
-        return self._fixed
+def parser_for(rules: tuple[Rule, ...]) -> ResponseParser:
+    """The real parser on exactly these built-in rules (no user file, no reload)."""
+    return ResponseParser(compile_rules([], PatternSettings(), "coverage", rules))
 
 
-def judged(rules: tuple[Rule, ...], run: Run) -> tuple[bool, list[str]]:
-    import autofix
-
-    store = _FixedStore(compile_rules([], PatternSettings(), "coverage", rules))
+def judged(parser: ResponseParser, run: Run) -> tuple[bool, list[str]]:
     _, code, out, err, operation = run
-    result = autofix.classify_output(code, err, out, operation=operation, patterns=store)
+    result = parser.parse(code, err, out, operation=operation)
     return bool(result.success), [str(e.rule_id) for e in result.evidence]
 
 
@@ -138,7 +128,8 @@ def main() -> int:
     parser.add_argument("--prune", action="store_true", help="try removing one-run alternatives")
     args = parser.parse_args()
     runs = tune_runs()
-    found = coverage(runs)
+    defaults = parser_for(DEFAULT_RULES)
+    found = coverage(runs, defaults.rules)
     by_key = {run[0]: run for run in runs}
     total = sum(len(alternatives(r.pattern)) for r in DEFAULT_RULES if r.type == "regex")
     one_run = sorted(key for key, hits in found.items() if len(hits) == 1)
@@ -147,7 +138,7 @@ def main() -> int:
         f"{len(DEFAULT_RULES)} rules, {total} regex alternatives: {len(found)} decide a tune "
         f"line, {len(one_run)} of them in exactly one run, {unused} in none"
     )
-    removable: list[dict[str, Any]] = []
+    removable = 0
     for rule_id, index in one_run:
         rule = next(r for r in DEFAULT_RULES if r.id == rule_id)
         (run_key,) = found[(rule_id, index)]
@@ -159,15 +150,14 @@ def main() -> int:
         if rule.engine_form is not None or len(alternatives(rule.pattern)) == 1:
             print(line + "  (not tried: engine form or only alternative)")
             continue
-        before = judged(DEFAULT_RULES, by_key[run_key])
+        before = judged(defaults, by_key[run_key])
         trial = tuple(without(r, index) if r.id == rule_id else r for r in DEFAULT_RULES)
-        after = judged(trial, by_key[run_key])
+        after = judged(parser_for(trial), by_key[run_key])
         same = before[0] == after[0]
         print(f"{line}  {'REMOVABLE' if same else 'kept'}: {before} -> {after}")
-        if same:
-            removable.append({"rule": rule_id, "index": index, "alternative": alt})
+        removable += same
     if args.prune:
-        print(f"-- {len(removable)} removable")
+        print(f"-- {removable} removable")
     return 0
 
 

@@ -91,16 +91,12 @@ class _ExplainingParser(ResponseParser):
     """The real parser on one fixed rule set, its classifiers in explain mode and kept, so the
     verdict and the per-line trace come from the same pass. No store: no reload, no copy."""
 
-    def __init__(self, rules: CompiledRules) -> None:  # ResponseParser's only state is its store
-        self._rules = rules
+    def __init__(self, rules: CompiledRules) -> None:
+        super().__init__(rules)
         self.streams: dict[str, Classifier] = {}
 
-    @property
-    def rules(self) -> CompiledRules:
-        return self._rules
-
     def classifier(self, operation: str = "", stream: str = "stderr") -> Classifier:
-        classifier = Classifier(self._rules, operation, stream=stream, explain=True)
+        classifier = Classifier(self.rules, operation, stream=stream, explain=True)
         self.streams[stream] = classifier
         return classifier
 
