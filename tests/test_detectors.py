@@ -114,8 +114,7 @@ def test_documented_line(item: dict[str, Any]) -> None:
     ],
 )
 def test_detector_scope(line: str, stream: str, failed: bool, rule: str | None) -> None:
-    stdout, stderr = (line + "\n", "") if stream == "stdout" else ("", line + "\n")
-    result = autofix.classify_output(0, stderr, stdout)
+    result = judged({"line": line, "stream": stream})
     assert result.success is not failed, [e.rule_id for e in result.evidence]
     if rule is not None:
         assert rule in [e.rule_id for e in result.evidence]

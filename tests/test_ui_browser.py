@@ -126,6 +126,22 @@ class Live:
         query = urllib.parse.urlencode(params)
         return f"{self.af.base}{VIEW}#/{fragment}{'?' + query if query else ''}"
 
+    def open_view(
+        self,
+        browser: Any,
+        user: User,
+        fragment: str,
+        size: tuple[int, int] | None = None,
+        **params: str,
+    ) -> Any:
+        """A page signed in as ``user`` on one of the view's pages, ``size`` (width, height)."""
+        page = new_page(browser)
+        if size is not None:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+        login(page, self.af.base, user.name, PASSWORD)
+        page.goto(self.view(fragment, **params))
+        return page
+
 
 class Scenario:
     def __init__(self, af: LiveAirflow, shots: Path, beta_run: str) -> None:
@@ -458,10 +474,9 @@ def test_the_runs_page_in_airflows_navigation_shows_the_demo(live: Live) -> None
 
 def test_a_runs_tree_shows_the_demos_feedback_retry_and_a_diff(live: Live) -> None:
     with chromium() as browser:
-        page = new_page(browser)
-        page.set_viewport_size({"width": 1500, "height": 1100})
-        login(page, live.af.base, ADMIN.name, PASSWORD)
-        page.goto(live.view("run", dag_id=DEMO, run_id=live.demo_run))
+        page = live.open_view(
+            browser, ADMIN, "run", (1500, 1100), dag_id=DEMO, run_id=live.demo_run
+        )
         page.locator("#tree .node").first.wait_for()
         retried = page.locator("#tree .node", has=page.locator(".edge", has_text="feedback"))
         assert retried.count() >= 1
@@ -484,10 +499,7 @@ def test_a_runs_tree_shows_the_demos_feedback_retry_and_a_diff(live: Live) -> No
 
 def test_health_charts(live: Live) -> None:
     with chromium() as browser:
-        page = new_page(browser)
-        page.set_viewport_size({"width": 1400, "height": 1600})
-        login(page, live.af.base, ADMIN.name, PASSWORD)
-        page.goto(live.view("health"))
+        page = live.open_view(browser, ADMIN, "health", (1400, 1600))
         page.locator("#view svg").first.wait_for()
         settle(page, 800)
         shoot(page, live.shots, "view-05-health", full_page=True)
@@ -496,10 +508,7 @@ def test_health_charts(live: Live) -> None:
 
 def test_the_pattern_tester_judges_a_node_warning_and_a_traceback(live: Live) -> None:
     with chromium() as browser:
-        page = new_page(browser)
-        page.set_viewport_size({"width": 1400, "height": 1200})
-        login(page, live.af.base, ADMIN.name, PASSWORD)
-        page.goto(live.view("tester"))
+        page = live.open_view(browser, ADMIN, "tester", (1400, 1200))
         verdicts = {}
         for example, shot in (
             ("Node deprecation warning", "view-06-tester-node"),
@@ -526,9 +535,7 @@ def test_the_pattern_tester_judges_a_node_warning_and_a_traceback(live: Live) ->
 
 def test_a_one_dag_user_sees_none_of_another_dags_runs(live: Live) -> None:
     with chromium() as browser:
-        page = new_page(browser)
-        login(page, live.af.base, ALICE.name, PASSWORD)
-        page.goto(live.view("runs"))
+        page = live.open_view(browser, ALICE, "runs")
         page.locator("#runs tbody tr").first.wait_for()
         settle(page, 500)
         text = str(page.locator("#runs").inner_text())
