@@ -50,13 +50,12 @@ def examples(count: int) -> int:
 # the end.
 _FIRST_FILES = (
     "test_provider_install.py",  # e2e: a fresh virtualenv with Airflow, 4-10 minutes
-    "test_ui_view_live.py",  # e2e: Airflow in two teams, the demo run, Chromium: 5-8 minutes
+    "test_ui_browser.py",  # e2e: Airflow in two teams, the demo run, Chromium: about 5 minutes
     "test_agent_captures.py",
     "test_autonomous_fixing.py",
     "test_fuzz_parsers.py",
     "test_classify.py",
     "test_secret_probe.py",
-    "test_ui_browser.py",
     "test_scheduler_live.py",
     "test_local_llm.py",
     "test_sample_project.py",

@@ -284,30 +284,24 @@ class LiveAirflow(AirflowRest):
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def start(self) -> None:
-        migrate = subprocess.run(
-            [str(AIRFLOW), "db", "migrate"],
+    def _airflow_command(self, *args: str, timeout: float) -> None:
+        done = subprocess.run(
+            [str(AIRFLOW), *args],
             env=self.env,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=timeout,
             check=False,
         )
-        if migrate.returncode != 0:
-            raise LiveAirflowError(f"airflow db migrate failed: {migrate.stderr[-2000:]}")
+        if done.returncode != 0:
+            raise LiveAirflowError(f"airflow {' '.join(args)} failed: {done.stderr[-2000:]}")
+
+    def start(self) -> None:
+        self._airflow_command("db", "migrate", timeout=300)
         if self.teams:
             # The teams of the bundle config, into the DB: the auth manager refuses to start
             # when a user's team is not there (BaseAuthManager.init).
-            synced = subprocess.run(
-                [str(AIRFLOW), "teams", "sync"],
-                env=self.env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-            if synced.returncode != 0:
-                raise LiveAirflowError(f"airflow teams sync failed: {synced.stderr[-2000:]}")
+            self._airflow_command("teams", "sync", timeout=120)
         for name in self.services:
             args = [name]
             if name == "api-server":

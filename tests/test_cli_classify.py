@@ -93,6 +93,20 @@ def test_console_script_streams_a_large_file(tmp_path: Path) -> None:
     assert result["noise_lines"] == 400_000 and result["error_lines"] == 1
 
 
+def test_a_reader_that_leaves_stops_the_cli_quietly(tmp_path: Path) -> None:
+    """`autofix patterns explain ... | head -1`: the pipe closes early; no traceback, exit 141."""
+    log = tmp_path / "many.log"
+    log.write_text("plain line\n" * 20_000)
+    command = [sys.executable, "-m", "autofix.cli", "patterns", "explain", "defaults", str(log)]
+    writer = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert writer.stdout is not None and writer.stderr is not None
+    first = writer.stdout.readline()
+    writer.stdout.close()  # the reader leaves after one line
+    errors = writer.stderr.read()
+    assert writer.wait(timeout=120) == 141
+    assert b"plain line" in first and errors == b""
+
+
 # -- saved agent runs (--agent): judged exactly as the operator judges a live run --------------
 
 

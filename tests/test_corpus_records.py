@@ -63,6 +63,11 @@ def test_a_case_reads_its_file_tree(tmp_path: Path) -> None:
         ("why: prints a word", "why: ''", "field why: Value error, must be one non-empty line"),
         ("cmd: echo hi", "cmd: echo hi\n  expect: SIG-9", "field expect: Value error, must be an"),
         ("label: success", "label: failure", "field (record): Value error, label: category"),
+        (
+            "cmd: echo hi",
+            "cmd: echo hi\n  output_shows: false",
+            "field (record): Value error, output_shows: only a failure",
+        ),
     ],
 )
 def test_a_bad_record_names_its_file_case_and_field(
@@ -111,3 +116,22 @@ def test_a_bad_run_line_names_its_file_and_line(tmp_path: Path) -> None:
     path.write_bytes(gzip.compress(text))
     with pytest.raises(CorpusError, match=r"b.jsonl.gz:2: needs exactly one of 'stderr'"):
         read_runs("b", tmp_path)
+
+
+def test_output_shows_defaults_to_true_and_may_be_false_on_a_failure(tmp_path: Path) -> None:
+    failure = GOOD.replace("demo-ok", "demo-count").replace("plain_success", "exit0_hidden_failure")
+    failure = failure.replace("label: success", "label: failure") + "  output_shows: false\n"
+    ok, count = load_cases(_batch(tmp_path, GOOD + failure))
+    assert (ok.output_shows, count.output_shows) == (True, False)
+
+
+def test_evaluate_counts_false_successes_among_failures_the_output_shows() -> None:
+    from corpus.evaluate import Run, exit_code_judge, score
+
+    def run(run_id: str, exit_code: int, shows: bool) -> Run:
+        return Run(
+            run_id, "t", "exit0_hidden_failure", "failure", "fresh8", exit_code, b"", b"", shows
+        )
+
+    total, _ = score([run("a", 0, False), run("b", 0, True), run("c", 1, True)], exit_code_judge)
+    assert (len(total.false_success), total.shown_false_success, total.shown_failures) == (2, 1, 2)

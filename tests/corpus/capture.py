@@ -6,6 +6,8 @@
     .venv/bin/python tests/corpus/capture.py --list     # the cases, categories, labels and splits
     .venv/bin/python tests/corpus/capture.py --freeze-split   # add new cases to split.tsv
     .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh-*'   # ... as split fresh
+    .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh8-*' --fresh-split fresh8
+    .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh9-*' --fresh-split fresh9
 
 The cases are the records in ``tests/corpus/cases/<batch>.yaml`` (with their file trees); each
 run goes into its batch's ``tests/corpus/runs/<batch>.jsonl.gz`` (``reader``). A run whose exit
@@ -109,9 +111,14 @@ def late_split(c: Case, known_groups: dict[str, str]) -> str:
     return "heldout" if int(_h(c.split_group), 16) % 3 == 0 else "tune"
 
 
-def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
+def freeze_split(
+    cases: list[Case], fresh: list[str] | None = None, fresh_split: str = "fresh"
+) -> None:
     """Write split.tsv. Existing rows never move; a new case whose id matches a ``fresh`` glob
-    goes to the ``fresh`` split, any other new case to ``late_split``."""
+    goes to the split ``fresh_split`` (``fresh``, or a batch's own held-out split such as
+    ``fresh8`` or ``fresh9``), any other new case to ``late_split``."""
+    if fresh_split not in SPLITS or fresh_split in ("tune", "heldout"):
+        raise SystemExit(f"--fresh-split {fresh_split!r}: use one of {list(SPLITS[2:])}")
     existing = read_split()
     fresh = fresh or []
 
@@ -126,13 +133,13 @@ def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
                 sides[c.id] = existing[c.id]["split"]
             elif is_fresh(c):
                 # Held out in its own split, scored once; a group that has a side keeps it.
-                sides[c.id] = groups.get(c.split_group, "fresh")
+                sides[c.id] = groups.get(c.split_group, fresh_split)
                 groups.setdefault(c.split_group, sides[c.id])
             else:
                 sides[c.id] = late_split(c, groups)
     else:
         sides = stratified_split([c for c in cases if not is_fresh(c)])
-        sides.update({c.id: "fresh" for c in cases if is_fresh(c)})
+        sides.update({c.id: fresh_split for c in cases if is_fresh(c)})
     kept = {i: r for i, r in existing.items() if i not in {c.id for c in cases}}
     lines = [SPLIT_HEADER]
     for c in sorted(cases, key=lambda c: c.id):
@@ -141,8 +148,8 @@ def freeze_split(cases: list[Case], fresh: list[str] | None = None) -> None:
         lines.append("\t".join(r[k] for k in SPLIT_HEADER.split("\t")))
     SPLIT.write_text("\n".join(lines) + "\n")
     added = [c for c in cases if c.id not in existing]
-    n_fresh = sum(1 for c in added if sides[c.id] == "fresh")
-    print(f"split.tsv: {len(lines) - 1} rows ({len(added)} added, {n_fresh} of them fresh)")
+    n_fresh = sum(1 for c in added if sides[c.id] == fresh_split)
+    print(f"split.tsv: {len(lines) - 1} rows ({len(added)} added, {n_fresh} of them {fresh_split})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,6 +338,7 @@ def store(c: Case, run: Run, batches: Batches) -> None:
         "label": c.label,
         "why": c.why,
         "group": c.split_group,
+        "output_shows": c.output_shows,
         "command": c.cmd,
         "shell": isinstance(c.cmd, str),
         "setup": c.setup,
@@ -450,7 +458,13 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="GLOB",
-        help="with --freeze-split: new cases whose id matches go to the split 'fresh'",
+        help="with --freeze-split: new cases whose id matches go to the split --fresh-split",
+    )
+    ap.add_argument(
+        "--fresh-split",
+        default="fresh",
+        choices=SPLITS[2:],
+        help="with --fresh: the held-out split those cases go to (default: fresh)",
     )
     ap.add_argument("--prune", action="store_true", help="drop stored runs of unknown ids")
     ap.add_argument("--stats", action="store_true", help="markdown count tables of stored runs")
@@ -459,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_cases()
     split = read_split()
     if args.freeze_split:
-        freeze_split(cases, args.fresh)
+        freeze_split(cases, args.fresh, args.fresh_split)
         return 0
     if args.stats:
         print(stats(split))

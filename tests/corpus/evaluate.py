@@ -8,10 +8,12 @@
 A judge is ``(exit_code, stdout_bytes, stderr_bytes) -> bool`` (True: the run succeeded).
 ``exit_code`` is None for a run that a signal ended. A false success is a failure judged a
 success; a false failure is the reverse. Case ids are listed for the tune split only: the
-held-out splits (``heldout`` and ``fresh``) print counts, never ids, unless ``--show-heldout``
-is given (do not use it while tuning). ``fresh`` is a batch added after ``heldout`` had been
-scored several times; it is meant to be scored once (tests/corpus/README.md, "The fresh
-batches").
+held-out splits (``heldout``, ``fresh``, ``fresh8`` and ``fresh9``) print counts, never ids,
+unless ``--show-heldout`` is given (do not use it while tuning). ``fresh`` is a batch added after
+``heldout`` had been scored several times; it is meant to be scored once (tests/corpus/README.md,
+"The fresh batches"). ``fresh8`` held the eighth fresh batch until its one score (its runs are
+tune now), ``fresh9`` holds the ninth. Each split also reports its false successes among the failures whose
+output shows the failure (a case's ``output_shows``, README "Case records").
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, where the corpus lives
 
-from corpus.reader import RUNS, SPLIT, SPLITS, load_runs, read_split
+from corpus.reader import CASES, RUNS, SPLIT, SPLITS, load_cases, load_runs, read_split
 
 Judge = Callable[[int | None, bytes, bytes], bool]
 
@@ -41,14 +43,17 @@ class Run:
     exit_code: int | None
     stdout: bytes
     stderr: bytes
+    # False for a failure built so that its output holds no evidence of it (README, "Case records").
+    output_shows: bool = True
 
     @property
     def failed(self) -> bool:
         return self.label == "failure"
 
 
-def load(runs: Path = RUNS, split: Path = SPLIT) -> Iterator[Run]:
+def load(runs: Path = RUNS, split: Path = SPLIT, cases: Path = CASES) -> Iterator[Run]:
     sides = {run_id: row["split"] for run_id, row in read_split(split).items()}
+    shows = {c.id: c.output_shows for c in load_cases(cases)} if cases.is_dir() else {}
     for stored in load_runs(runs_dir=runs):
         meta = stored.meta
         side = sides.get(meta["id"])
@@ -65,6 +70,7 @@ def load(runs: Path = RUNS, split: Path = SPLIT) -> Iterator[Run]:
             exit_code=meta["exit_code"],
             stdout=stored.stdout,
             stderr=stored.stderr,
+            output_shows=shows.get(meta["id"], bool(meta.get("output_shows", True))),
         )
 
 
@@ -97,6 +103,8 @@ def resolve(name: str) -> Judge:
 class Score:
     n: int = 0
     failures: int = 0
+    shown_failures: int = 0
+    shown_false_success: int = 0
     false_success: list[str] = field(default_factory=list)
     false_failure: list[str] = field(default_factory=list)
 
@@ -108,10 +116,12 @@ def score(runs: list[Run], judge: Judge) -> tuple[Score, dict[str, Counter[str]]
         ok = judge(run.exit_code, run.stdout, run.stderr)
         total.n += 1
         total.failures += run.failed
+        total.shown_failures += run.failed and run.output_shows
         cat = by_category.setdefault(run.category, Counter())
         cat["n"] += 1
         if run.failed and ok:
             total.false_success.append(run.id)
+            total.shown_false_success += run.output_shows
             cat["false_success"] += 1
         elif not run.failed and not ok:
             total.false_failure.append(run.id)
@@ -124,7 +134,7 @@ def report(name: str, runs: list[Run], judge: Judge, show_heldout: bool) -> int:
     tune_false_success = 0
     for side in SPLITS:
         part = [r for r in runs if r.split == side]
-        if not part and side == "fresh":
+        if not part and side not in ("tune", "heldout"):
             continue
         total, by_category = score(part, judge)
         fs, ff = total.false_success, total.false_failure
@@ -133,6 +143,12 @@ def report(name: str, runs: list[Run], judge: Judge, show_heldout: bool) -> int:
             f"  {side:8} {total.n:4} runs ({total.failures} failed, {successes} succeeded): "
             f"false successes {len(fs)} ({_pct(len(fs), total.failures)} of failures), "
             f"false failures {len(ff)} ({_pct(len(ff), successes)} of successes)"
+        )
+        shown, unseen = total.shown_false_success, total.failures - total.shown_failures
+        print(
+            f"  {'':8} false successes among failures the output shows: {shown} of "
+            f"{total.shown_failures} ({_pct(shown, total.shown_failures)}); "
+            f"{unseen} failures whose output cannot show it"
         )
         for category in sorted(by_category):
             c = by_category[category]

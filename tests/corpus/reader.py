@@ -45,7 +45,7 @@ TOOL_CAPTURES = "tool_captures"
 VENV_BIN_MARK = "@VENV_BIN@"
 
 # The splits, in report order. Only "tune" is for tuning; the others print counts only.
-SPLITS: tuple[str, ...] = ("tune", "heldout", "fresh")
+SPLITS: tuple[str, ...] = ("tune", "heldout", "fresh", "fresh8", "fresh9")
 SPLIT_HEADER = "id\ttool\tcategory\tlabel\tgroup\tsplit"
 
 Label = Literal["success", "failure"]
@@ -86,7 +86,9 @@ class Case(BaseModel):
 
     ``cmd`` as a string runs under ``bash -c``; as a list it is the argv itself (no shell, so a
     signal that ends the process shows as a signal, not as 128+N). ``group`` ties variants of
-    one scenario so that the split puts them on the same side. ``batch`` and ``files`` are not
+    one scenario so that the split puts them on the same side. ``output_shows`` is false for a
+    failure built so that its output holds no evidence of the failure at all (a bare status
+    number, a file name, data printed by a one-liner). ``batch`` and ``files`` are not
     written in the record: the reader fills them from the file's name and the case's tree.
     """
 
@@ -105,6 +107,7 @@ class Case(BaseModel):
     timeout: float = Field(default=60.0, gt=0)
     needs: tuple[str, ...] = ()
     group: str = ""
+    output_shows: StrictBool = True
     batch: str = ""
     files: dict[str, bytes] = Field(default_factory=dict)
 
@@ -127,6 +130,8 @@ class Case(BaseModel):
         fixed = CATEGORY_LABEL.get(self.category)
         if fixed is not None and fixed != self.label:
             raise ValueError(f"label: category {self.category} is always {fixed}")
+        if self.label == "success" and not self.output_shows:
+            raise ValueError("output_shows: only a failure may have output that shows nothing")
         if self.label == "success" and self.expected != 0:
             raise ValueError(f"expect: a success must exit 0 (expect={self.expected!r})")
         return self

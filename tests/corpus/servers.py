@@ -105,6 +105,13 @@ class App:
             target = f"/redirect/{left - 1}" if left > 1 else "/ok"
             start("302 Found", [("Location", target), ("Content-Length", "0")])
             return [b""]
+        if head == "links" and len(parts) > 1:
+            # /links/ok,status~404: an HTML page linking to /ok and /status/404 ("~" is "/").
+            hrefs = ["/" + item.replace("~", "/") for item in parts[1].split(",") if item]
+            body = "".join(f'<p><a href="{h}">{h}</a></p>\n' for h in hrefs)
+            head_html = "<!doctype html>\n<html><head><title>links</title></head><body>\n"
+            page = f"{head_html}{body}</body></html>\n"
+            return send(200, page.encode(), "text/html; charset=utf-8")
         return send(404, _NGINX_PAGE.format(code=404, reason="Not Found").encode(), "text/html")
 
     @staticmethod

@@ -129,4 +129,42 @@ if [[ ! -x "$tools/node/node_modules/.bin/qunit" ]]; then
   (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
     qunit@2 uglify-js@3 clean-css-cli@5 zx@8 lefthook@1 publint@0 jsonlint@1 html-minifier-terser@7)
 fi
+# The eighth fresh batch (cases/fresh8_*.yaml, split fresh8): more tools new to the corpus (dpkg-deb
+# comes with dpkg, dpkg-source with dpkg-dev, Rscript with r-base-core, gnatmake with gnat, groff with
+# groff-base, xgettext with gettext).
+fresh8_apt=(lintian dpkg-dev siege wrk hey gdc r-base-core clojure gforth fp-compiler restic borgbackup
+  unison rdiff-backup duplicity hugo cmark lowdown gprolog aspell aspell-en hunspell hunspell-en-us
+  help2man gnuplot-nox yasm lynx txt2man weasyprint asciidoc-base sassc gnat groff-base gettext)
+apt_install "${fresh8_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'basedpyright==1.*' 'ty==0.*' 'refurb==2.*' 'slotscheck==0.*' 'fixit==2.*' 'zizmor==1.*' \
+  'pyroma==4.*' 'check-manifest==0.*' 'proselint==0.*' 'pelican==4.*' 'docutils==0.21.*'
+if [[ ! -x "$tools/node/node_modules/.bin/newman" ]]; then
+  # --ignore-scripts: none of these needs its install script to run the cases.
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
+    newman@6 autocannon@8 loadtest@8 @11ty/eleventy@3 textlint@14 textlint-rule-no-todo@2 \
+    remark-cli@12 remark-preset-lint-recommended@7 alex@11 write-good@1 markdown-link-check@3 \
+    csso-cli@4 postcss-cli@11 postcss@8 autoprefixer@10 purgecss@7)
+fi
+# The ninth fresh batch (cases/fresh9_*.yaml, split fresh9): more tools new to the corpus (iverilog
+# comes with vvp, csi with chicken-bin, aria2c with aria2, h2load with nghttp2-client, 7zz with 7zip,
+# makeinfo with texinfo, ctags with universal-ctags; dpkg-buildpackage and msgmerge come with
+# dpkg-dev and gettext, installed above).
+fresh9_apt=(gnucobol iverilog chicken-bin clisp ksh fish bmake aria2 httperf nghttp2-client par2 7zip
+  texinfo universal-ctags brotli age rsnapshot rclone)
+apt_install "${fresh9_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'pyrefly==1.*' 'locust==2.*' 'pymarkdownlnt==0.9.*' 'reuse==6.*' 'dotenv-linter==0.*' \
+  'pycln==2.*' 'pydoclint==0.*' 'vermin==1.*' 'pylama==8.*' 'sphinx-lint==1.*' \
+  'linkchecker==10.*' 'cfn-lint==1.*' 'staticjinja==5.*' 'httpx[cli]==0.28.*' 'yamlfix==1.*' \
+  'pip-licenses==5.*' 'openapi-spec-validator==0.9.*'
+if [[ ! -x "$tools/node/node_modules/.bin/spectral" ]]; then
+  # --ignore-scripts: none of these needs its install script, except quick-lint-js, whose
+  # preinstall copies its platform binary inside its own package (the rebuild below runs it).
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
+    @stoplight/spectral-cli@6 linkinator@6 dependency-cruiser@16 npm-package-json-lint@8 \
+    lockfile-lint@4 @cucumber/cucumber@11 coffeescript@2 stylus@0 pug-cli@1.0.0-alpha6 peggy@4 \
+    markdownlint-cli2@0 es-check@8 jsdoc@4 marked@15 quick-lint-js@3 &&
+    npm rebuild --loglevel=error quick-lint-js)
+fi
 echo "tools ready in $tools"

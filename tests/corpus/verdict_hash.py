@@ -9,10 +9,20 @@
 - ``cases``: every case's fields (the file contents by sha256).
 
 Only the hashes are printed: no id, count or verdict of a held-out run is shown.
+
+A change of rules is listed run by run:
+
+    PYTHONPATH=plugins .venv/bin/python tests/corpus/verdict_hash.py --save before.json
+    ... change the rules ...
+    PYTHONPATH=plugins .venv/bin/python tests/corpus/verdict_hash.py --changes before.json
+
+``--changes`` lists every tune run and tool capture whose verdict or evidence changed (id, label,
+old and new verdict, the rules that decided); held-out runs only count, by split.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
@@ -28,6 +38,7 @@ from corpus.reader import (  # noqa: E402
     load_cases,
     load_runs,
     load_tool_captures,
+    read_split,
 )
 
 # (corpus, id, meta, stdout, stderr): "runs" is the classifier's run corpus, "captures" the
@@ -86,7 +97,72 @@ def _digest(items: list[object]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def per_run() -> dict[str, dict[str, Any]]:
+    """Each run's split, label, verdicts (success per judging) and their digest, by corpus/id."""
+    sides = {run_id: row["split"] for run_id, row in read_split().items()}
+    found: dict[str, dict[str, Any]] = {}
+    for corpus, run_id, meta, out, err in stored_runs():
+        if corpus == "runs":
+            judged = [verdict(meta["exit_code"], out, err)]
+            label = meta["label"]
+        else:
+            judged = [
+                verdict(0, out, err, operation=run_id),
+                verdict(meta["exit_code"], out, err, operation=run_id),
+            ]
+            label = "failure" if meta["failure"] else "success"
+        found[f"{corpus}/{run_id}"] = {
+            "split": sides.get(run_id, "tune") if corpus == "runs" else "captures",
+            "label": label,
+            "success": [item["success"] for item in judged],  # type: ignore[index]
+            "rules": [item["matched_rules"] for item in judged],  # type: ignore[index]
+            "digest": _digest(judged),  # type: ignore[arg-type]
+        }
+    return found
+
+
+def changes(before_path: Path) -> int:
+    before = json.loads(before_path.read_text())
+    now = per_run()
+    hidden: dict[str, int] = {}
+    shown = 0
+    for key in sorted(now.keys() | before.keys()):
+        old, new = before.get(key), now.get(key)
+        if old is not None and new is not None and old["digest"] == new["digest"]:
+            continue
+        split = (new or old)["split"]  # type: ignore[index]
+        if split not in ("tune", "captures"):
+            hidden[split] = hidden.get(split, 0) + 1
+            continue
+        shown += 1
+        if old is None or new is None:
+            print(f"{key}: {'added' if old is None else 'removed'}")
+            continue
+        verdict_moved = old["success"] != new["success"]
+        print(
+            f"{key} [{new['label']}] {'VERDICT ' if verdict_moved else 'evidence '}"
+            f"{old['success']} -> {new['success']}; rules {old['rules']} -> {new['rules']}"
+        )
+    print(
+        f"-- {shown} tune/capture runs changed"
+        + "".join(
+            f"; {count} {split} runs changed (ids not shown)"
+            for split, count in sorted(hidden.items())
+        )
+    )
+    return 0
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--save", type=Path, help="write each run's verdict digest to this file")
+    parser.add_argument("--changes", type=Path, help="list the runs whose verdict changed since")
+    args = parser.parse_args()
+    if args.save:
+        args.save.write_text(json.dumps(per_run(), indent=0, sort_keys=True))
+        return 0
+    if args.changes:
+        return changes(args.changes)
     runs = sorted(stored_runs(), key=lambda run: run[:2])
     inputs: list[object] = []
     verdicts: list[object] = []

@@ -66,6 +66,11 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def utc(moment: datetime) -> datetime:
+    """``moment`` in UTC, as the SQL store keeps every time (a naive one is read as UTC)."""
+    return aware(moment).astimezone(UTC)
+
+
 def new_id() -> str:
     return uuid.uuid4().hex
 

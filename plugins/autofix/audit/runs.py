@@ -92,9 +92,9 @@ class _Sums:
     succeeded: int = 0
     cost_usd: float = 0.0
     tokens: int = 0
-    agents: dict[str, None] = field(default_factory=dict)
-    operations: dict[str, None] = field(default_factory=dict)
-    failure_kinds: dict[str, None] = field(default_factory=dict)
+    agents: set[str] = field(default_factory=set)
+    operations: set[str] = field(default_factory=set)
+    failure_kinds: set[str] = field(default_factory=set)
 
     def add(self, item: Interaction) -> None:
         result = item.result
@@ -106,10 +106,10 @@ class _Sums:
         self.cost_usd += result.cost_usd or 0.0
         self.tokens += result.total_tokens
         if item.envelope.agent_id:
-            self.agents[item.envelope.agent_id] = None
-        self.operations[item.operation] = None
+            self.agents.add(item.envelope.agent_id)
+        self.operations.add(item.operation)
         if result.failure_kind is not None:
-            self.failure_kinds[result.failure_kind.value] = None
+            self.failure_kinds.add(result.failure_kind.value)
 
     def row(self) -> RunRow:
         return RunRow(

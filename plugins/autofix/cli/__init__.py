@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +21,8 @@ COMMAND_MODULES = (
 )
 
 EXIT_USAGE = 2
+STDOUT_FD = 1
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +50,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    with redacted_output():  # the CLI's one exit: nothing it prints carries a secret
-        code: int = func(args)
+    try:
+        with redacted_output():  # the CLI's one exit: nothing it prints carries a secret
+            code: int = func(args)
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as other Unix tools do, and keep
+        # the interpreter's last flush from failing on the closed pipe too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), STDOUT_FD)
+        return EXIT_BROKEN_PIPE
     return code

@@ -127,6 +127,8 @@ def run_explain(args: argparse.Namespace) -> int:
             while chunk := handle.read(1 << 20):
                 classifier.feed(chunk)
                 _flush(classifier)
+    except BrokenPipeError:
+        raise  # our reader left (`| head`), not the log: main() stops quietly
     except OSError as exc:
         print(f"cannot read {args.log}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE

@@ -1,4 +1,4 @@
-"""Team beta's DAG for the live view tests (tests/test_ui_view_live.py): one agent task, the
+"""Team beta's DAG for the live view tests (tests/test_ui_browser.py): one agent task, the
 scripted agent's structured retry (an invalid first answer, then a valid one after feedback)."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -21,7 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from autofix.audit.envelope import Interaction, aware, new_id
+from autofix.audit.envelope import Interaction, aware, new_id, utc
 from autofix.audit.events import AuditEvent
 from autofix.audit.health import Health, HealthQuery
 from autofix.audit.runs import RunPage, RunQuery, dag_and_task_of
@@ -43,12 +43,8 @@ log = logging.getLogger("autofix.audit")
 _PG_BUDGET_LOCK = 0x6175746F666978
 
 
-def _utc(moment: datetime) -> datetime:
-    return aware(moment).astimezone(UTC)
-
-
 def _midnight(moment: datetime) -> bool:
-    m = _utc(moment)
+    m = utc(moment)
     return (m.hour, m.minute, m.second, m.microsecond) == (0, 0, 0, 0)
 
 
@@ -234,7 +230,7 @@ class SqlStore(AuditStore):
 
     def _row(self, interaction: Interaction, conn: Connection) -> dict[str, Any]:
         envelope, result = interaction.envelope, interaction.result
-        recorded = _utc(interaction.recorded_at)
+        recorded = utc(interaction.recorded_at)
         dag_id, task_id = envelope.dag_id, envelope.task_id
         if dag_id is None:
             dag_id, task_id = dag_and_task_of(envelope.causation_id)
@@ -347,7 +343,7 @@ class SqlStore(AuditStore):
             "trace_id": event.trace_id,
             "name": event.name[:100],
             "operation": event.operation[:250],
-            "timestamp": _utc(event.timestamp),
+            "timestamp": utc(event.timestamp),
             "data": event.model_dump(mode="json"),
         }
 
@@ -389,7 +385,7 @@ class SqlStore(AuditStore):
         t = self.tables["interactions"]
         query = self._select().order_by(t.c.id)
         if since is not None:
-            query = query.where(t.c.recorded_at >= _utc(since))
+            query = query.where(t.c.recorded_at >= utc(since))
         return self._paged(query, t.c.id)
 
     def _paged(self, query: sa.Select[Any], key: sa.Column[Any], page: int = 2000) -> Iterator[Any]:
@@ -418,7 +414,7 @@ class SqlStore(AuditStore):
         t = self.tables["events"]
         query = sa.select(t.c.data).order_by(t.c.seq)
         if since is not None:
-            query = query.where(t.c.timestamp >= _utc(since))
+            query = query.where(t.c.timestamp >= utc(since))
         return self._paged(query, t.c.seq)
 
     def events(self, trace_id: str) -> list[AuditEvent]:
@@ -452,7 +448,7 @@ class SqlStore(AuditStore):
         t = self.tables["interactions"]
         query = self._select().where(t.c.success.is_(False)).order_by(t.c.id.desc())
         if since is not None:
-            query = query.where(t.c.recorded_at >= _utc(since))
+            query = query.where(t.c.recorded_at >= utc(since))
         if limit is not None:
             query = query.limit(limit)
         return self._interactions(query)
@@ -478,7 +474,7 @@ class SqlStore(AuditStore):
                 sa.func.coalesce(sa.func.sum(days.c.calls), 0),
                 sa.func.coalesce(sa.func.sum(days.c.cost_usd), 0.0),
                 sa.func.coalesce(sa.func.sum(days.c.tokens), 0),
-            ).where(days.c.day >= _utc(since).date())
+            ).where(days.c.day >= utc(since).date())
         else:
             query = sa.select(
                 sa.func.count(),
@@ -488,7 +484,7 @@ class SqlStore(AuditStore):
             if trace_id is not None:
                 query = query.where(t.c.trace_id == trace_id)
             if since is not None:
-                query = query.where(t.c.recorded_at >= _utc(since))
+                query = query.where(t.c.recorded_at >= utc(since))
         calls, cost, tokens = conn.execute(query).one()
         return Usage(calls=int(calls), cost_usd=float(cost), tokens=int(tokens))
 
@@ -513,7 +509,7 @@ class SqlStore(AuditStore):
         of that envelope settles it. Returns the id.
         """
         rid = reservation_id or new_id()
-        moment = _utc(now)
+        moment = utc(now)
 
         def work(conn: Connection) -> str:
             self._fast_commit(conn)
@@ -573,5 +569,5 @@ class SqlStore(AuditStore):
     def live_reservations(self, now: datetime) -> int:
         r = self.tables["reservations"]
         with self._read() as conn:
-            query = sa.select(sa.func.count()).select_from(r).where(r.c.expires_at > _utc(now))
+            query = sa.select(sa.func.count()).select_from(r).where(r.c.expires_at > utc(now))
             return int(conn.execute(query).scalar() or 0)

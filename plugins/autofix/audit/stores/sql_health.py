@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from autofix.audit.envelope import Interaction, aware
+from autofix.audit.envelope import Interaction, aware, utc
 from autofix.audit.health import (
     Bucket,
     ChainLink,
@@ -22,10 +22,6 @@ from autofix.audit.health import (
     chain_link,
     retry_health,
 )
-
-
-def _utc(moment: datetime) -> datetime:
-    return aware(moment).astimezone(UTC)
 
 
 def previous_in_chain(t: sa.Table) -> sa.Select[Any]:
@@ -92,9 +88,9 @@ def select_health(conn: Connection, t: sa.Table, query: HealthQuery) -> Health |
     in_dags = t.c.dag_id.in_(sorted(dags))
     where: list[Any] = [in_dags]
     if query.since is not None:
-        where.append(t.c.recorded_at >= _utc(query.since))
+        where.append(t.c.recorded_at >= utc(query.since))
     if query.until is not None:
-        where.append(t.c.recorded_at <= _utc(query.until))
+        where.append(t.c.recorded_at <= utc(query.until))
     _attempts(conn, t, bucket, query, tally)
     _errors(conn, t, where, tally, query.top)
     _noise(conn, t, where, tally)
@@ -104,8 +100,8 @@ def select_health(conn: Connection, t: sa.Table, query: HealthQuery) -> Health |
 def _day_ranges(t: sa.Table, query: HealthQuery) -> list[list[Any]]:
     """The window as ranges of the health index: its first and last days, where the time of
     each attempt is compared, and the whole days between, where only the day is."""
-    since = _utc(query.since) if query.since is not None else None
-    until = _utc(query.until) if query.until is not None else None
+    since = utc(query.since) if query.since is not None else None
+    until = utc(query.until) if query.until is not None else None
     if since is not None and until is not None and since.date() == until.date():
         return [[t.c.day == since.date(), t.c.recorded_at >= since, t.c.recorded_at <= until]]
     ranges, between = [], []
@@ -160,7 +156,7 @@ LOOKBACK = (timedelta(days=1), timedelta(days=7), timedelta(days=30), None)
 def _latest_retries(conn: Connection, t: sa.Table, in_dags: Any, query: HealthQuery) -> list[bool]:
     """Whether each of the newest retries up to ``until`` came back valid, newest first."""
     retries = sa.select(t.c.valid).where(in_dags, t.c.attempt >= 2)
-    end = _utc(query.until) if query.until is not None else datetime.now(UTC)
+    end = utc(query.until) if query.until is not None else datetime.now(UTC)
     if query.until is not None:
         retries = retries.where(t.c.recorded_at <= end)
     newest = retries.order_by(t.c.recorded_at.desc(), t.c.id.desc()).limit(query.alert.window)

@@ -5,7 +5,6 @@ The runs page (SqlStore.runs) reads these with an index on the last call, never 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -13,14 +12,10 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
-from autofix.audit.envelope import aware
+from autofix.audit.envelope import aware, utc
 from autofix.audit.runs import RunPage, RunQuery, RunRow
 
 FACET_COLUMNS = ("agent", "operation", "failure_kind")
-
-
-def _utc(moment: datetime) -> datetime:
-    return aware(moment).astimezone(UTC)
 
 
 def _int(flag: Any) -> Any:
@@ -170,9 +165,9 @@ def select_runs(conn: Connection, tables: dict[str, sa.Table], query: RunQuery) 
     if query.dag_id is not None:
         where.append(runs.c.dag_id == query.dag_id)
     if query.since is not None:
-        where.append(runs.c.last_at >= _utc(query.since))
+        where.append(runs.c.last_at >= utc(query.since))
     if query.until is not None:
-        where.append(runs.c.first_at <= _utc(query.until))
+        where.append(runs.c.first_at <= utc(query.until))
     if query.outcome == "all_valid":
         where.append(runs.c.succeeded >= runs.c.calls)
     elif query.outcome == "had_failures":

@@ -137,7 +137,10 @@
 
     async function refresh() {
       const data = await get("run", { dag_id, run_id });
-      if (data.version !== version) { version = data.version; draw(data); }
+      // The records' version does not change when only the run's state does: redraw then too,
+      // or the badge stays "running" after the run has ended.
+      const seen = `${data.version}|${data.state}`;
+      if (seen !== version) { version = seen; draw(data); }
       const live = !TERMINAL.has(data.state || "") && data.state !== null;
       Autofix.status(live ? `live · updated ${new Date().toISOString().slice(11, 19)} UTC` : "");
       if (live && !stopped) timer = setTimeout(() => refresh().catch((e) => Autofix.status(e.message)), POLL_MS);

@@ -1,0 +1,128 @@
+"""The classifier's general detectors (counts, severity, skipped work, HTTP status) on real
+output lines taken from the tools' own sources and documentation, none from the run corpus.
+
+tests/fixtures/detector_lines.yaml holds each line with its tool, where it comes from, the stream
+the tool prints it on, any lines around it, and whether it alone shows a failure at exit 0.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import autofix
+
+LINES: list[dict[str, Any]] = yaml.safe_load(
+    (Path(__file__).parent / "fixtures" / "detector_lines.yaml").read_text(encoding="utf-8")
+)
+DETECTORS = ("counts", "severity", "skipped", "http")
+# The rules each detector is made of (docs/patterns.md, "General detectors").
+DETECTOR_RULES = {
+    "counts": {
+        "count-failed-units",
+        "count-failed-beside-noun",
+        "nothing-built",
+        "zero-count",
+        "expected-failure-count",
+        "zero-error-summary",
+    },
+    "severity": {"severity-error", "severity-below-error", "warnings-fail-the-run"},
+    "skipped": {"skipped-dry-run", "skipped-missing-input"},
+    "http": {"http-error-status", "http-error-report"},
+}
+
+
+def judged(item: dict[str, Any]) -> autofix.ParseResult:
+    text = "\n".join([*item.get("context", []), item["line"]]) + "\n"
+    stdout, stderr = (text, "") if item["stream"] == "stdout" else ("", text)
+    return autofix.classify_output(0, stderr, stdout)
+
+
+def test_each_detector_is_tested_on_three_tools_at_least() -> None:
+    tools = {d: {i["tool"] for i in LINES if i["detector"] == d} for d in DETECTORS}
+    assert all(len(found) >= 3 for found in tools.values()), tools
+    sides = Counter((i["detector"], i["expect"]) for i in LINES)
+    assert all(sides[(d, e)] >= 3 for d in DETECTORS for e in ("failure", "harmless")), sides
+
+
+@pytest.mark.parametrize(
+    "item",
+    LINES,
+    ids=lambda i: f"{i['detector']}-{i['tool']}-{i['expect']}",
+)
+def test_documented_line(item: dict[str, Any]) -> None:
+    result = judged(item)
+    deciding = [e.rule_id for e in result.evidence]
+    assert result.success == (item["expect"] == "harmless"), (item["line"], deciding)
+
+
+@pytest.mark.parametrize(
+    ("line", "stream", "failed", "rule"),
+    [
+        # counts: a count of failed units above zero, after its label or beside its noun
+        ("Failed requests:        3", "stdout", True, "count-failed-units"),
+        ("| Errors | 2 |", "stdout", True, "count-failed-units"),
+        ("mypy errors: 2 (baseline 0)", "stdout", True, "count-failed-units"),
+        ("     http_req_failed................: 12.50% 2 out of 16", "stdout", True, None),
+        ("12 non-2xx responses", "stdout", True, "count-failed-beside-noun"),
+        ("Failed requests:        0", "stdout", False, None),
+        ("     http_req_failed................: 0.00%  0 out of 16", "stdout", False, None),
+        ("OK (skipped=1, expected failures=1)", "stderr", False, None),
+        ("Expected Fail:      1", "stdout", False, None),
+        ("ERROR upload rejected: 50 MB exceeds the 10 MB limit", "stdout", False, None),
+        ("Total: 3 (HIGH: 1, CRITICAL: 2)", "stdout", True, "count-failed-units"),
+        ("[11ty] Wrote 0 files in 0.04 seconds (v3.0.0)", "stdout", True, "nothing-built"),
+        ("Pages            │  0  ", "stdout", True, "nothing-built"),
+        ("[11ty] Wrote 12 files in 0.30 seconds (v3.0.0)", "stdout", False, None),
+        # severity: the finding's own tag decides, and a stated mode is honoured
+        ("E: mypkg: bad-distribution-in-changes-file", "stdout", True, "severity-error"),
+        ("W: mypkg: description-synopsis-starts-with-article", "stdout", False, None),
+        ('{"severity": "error", "message": "x is undefined"}', "stdout", True, None),
+        (
+            "severity: warning  rule: unused-var  message: error handler unused",
+            "stdout",
+            False,
+            None,
+        ),
+        ("cc1: all warnings being treated as errors", "stderr", True, "warnings-fail-the-run"),
+        ("3 warnings, 0 errors", "stdout", False, None),
+        # skipped work
+        (
+            "sent 1,024 bytes  received 35 bytes  total size is 9,999  speedup is 9.44 (DRY RUN)",
+            "stdout",
+            True,
+            "skipped-dry-run",
+        ),
+        ("config/local.yaml does not exist, skipping", "stderr", True, "skipped-missing-input"),
+        ("ignoring missing input data/extra.csv", "stderr", True, "skipped-missing-input"),
+        # HTTP status: a request's status, not a number in data
+        ("< HTTP/1.1 503 Service Unavailable", "stderr", True, "http-error-status"),
+        ("health probe finished (status 500)", "stdout", True, "http-error-report"),
+        ("GET /api/users 502 12ms", "stdout", True, "http-error-report"),
+        ("Processed 500 records in 404 ms", "stdout", False, None),
+        (
+            '127.0.0.1 - - [01/Jan/2026 00:00:00] "GET /missing HTTP/1.1" 404 -',
+            "stdout",
+            False,
+            None,
+        ),
+        ("listening on port 5000", "stdout", False, None),
+    ],
+)
+def test_detector_scope(line: str, stream: str, failed: bool, rule: str | None) -> None:
+    stdout, stderr = (line + "\n", "") if stream == "stdout" else ("", line + "\n")
+    result = autofix.classify_output(0, stderr, stdout)
+    assert result.success is not failed, [e.rule_id for e in result.evidence]
+    if rule is not None:
+        assert rule in [e.rule_id for e in result.evidence]
+
+
+def test_every_detector_rule_exists() -> None:
+    from autofix.patterns.loader import DEFAULT_RULES
+
+    ids = {rule.id for rule in DEFAULT_RULES}
+    assert set().union(*DETECTOR_RULES.values()) <= ids
