@@ -2,7 +2,8 @@
 algorithm, peak memory on a 1 GB stream, 16 KB latency, hot-reload cost.
 
     taskset -c 1 .venv/bin/python benchmarks/classify_throughput.py [--mb 100] [--repeats 3]
-        [--input project|real|v2|quiet|all] [--stream-gb 1] [--quick] [--cpu N]
+        [--input project|real|v2|quiet|noise-dense|all] [--stream-gb 1] [--quick] [--cpu N]
+        [--cost-input noise-dense real ...] [--cost-mb 20]
 
 The seed baseline is the seed's algorithm exactly: per line, skip it if it holds a noise
 substring, count it as an error if it holds an indicator substring, with the seed's 12 literals
@@ -16,7 +17,21 @@ Inputs (100 MB each):
 - real: the corpus's tune-split stderr, run by run in random order, repeated (real bytes);
 - v2: engine_prototype.build_v2 (the project mix plus colour, redrawn bars, long JSON lines,
   non-UTF-8 names, warnings with their source lines, lines for the user rules);
-- quiet: the best case, labelled (build lines, almost no hits).
+- quiet: the best case, labelled (build lines, almost no hits);
+- noise-dense: noise_dense.build_noise_dense, a chatty toolchain's stderr (every line a tool
+  warning, a clone or download progress line, or a zero-count summary; 5 MB with ``--quick``).
+Beside autofix, each input reports the engine's scan alone (the same database and per-hit
+callback the classifier runs, no per-line Python), so the Python share is the difference.
+The per-rule cost tables (``--cost-input``; noise-dense and real by default) time the scan of a database holding only that
+rule's expressions, minus that of a database holding one literal that never matches, on the
+same bytes, CPU, median of 3: each rule's own scan cost, its per-hit callbacks (the
+classifier's ``engine.scan_hits``) included. Hyperscan shares work
+across the rules of one database, so the rows rank the rules; they do not add up to the
+combined scan. Beside it: the rule's raw hits, and the lines it won in a full classify.
+Peak extra memory: a fresh process streams real and noise-dense input through one classifier
+and reports its peak RSS above the RSS once the input is built (the peak is reset through
+/proc/self/clear_refs first; the runs before 2026-11-27 did not reset it, so the input's own
+build could hide the classifier's growth).
 Prints measurements only; nothing here is a pass/fail test.
 """
 
@@ -44,6 +59,7 @@ from engine_prototype import (
     build_v2,
     run_seed,
 )
+from noise_dense import build_noise_dense
 
 from autofix.classify.classifier import Classifier
 from autofix.parser import ResponseParser
@@ -316,7 +332,14 @@ def build_real(megabytes: float, seed: int = 3) -> bytes:
     return b"".join(out)[: int(megabytes * 1e6)].rsplit(b"\n", 1)[0] + b"\n"
 
 
-INPUTS = {"project": build_input, "real": build_real, "v2": build_v2, "quiet": build_quiet}
+INPUTS = {
+    "project": build_input,
+    "real": build_real,
+    "v2": build_v2,
+    "quiet": build_quiet,
+    "noise-dense": build_noise_dense,
+}
+QUICK_MB = {"noise-dense": 5.0}  # --quick sizes that differ from the default 10 MB
 
 
 def bench_rules() -> CompiledRules:
@@ -331,6 +354,27 @@ def run_autofix(data: bytes, rules: CompiledRules, use_engine: bool) -> int:
     for offset in range(0, len(data), CHUNK):
         classifier.feed(bytes(view[offset : offset + CHUNK]))
     return classifier.finish().error_lines
+
+
+def scan_only(data: bytes, rules: CompiledRules) -> int:
+    """The engine's scan alone over ``data`` in 1 MB pieces of whole lines; returns its hits."""
+    found = rules.ruleset("", "stderr").engine()
+    assert found is not None
+    hits = 0
+    for piece in whole_line_pieces(data):
+        hits += len(found.engine.scan(piece))
+    return hits
+
+
+def whole_line_pieces(data: bytes) -> list[bytes]:
+    """``data`` cut after the last newline of every 1 MB, as the classifier cuts its feeds."""
+    pieces = []
+    start = 0
+    while start < len(data):
+        end = data.rfind(b"\n", start, start + CHUNK) + 1 or len(data)
+        pieces.append(data[start:end])
+        start = end
+    return pieces
 
 
 def timed(fn: Any) -> tuple[float, float]:
@@ -352,6 +396,12 @@ def throughput(name: str, data: bytes, repeats: int, fallback_mb: float) -> dict
         "seed, fallback sample": (lambda d: run_seed(d), small),
         "autofix, fallback": (lambda d: run_autofix(d, rules, False), small),
     }
+    if engine.available():
+        runs = {
+            **dict(list(runs.items())[:3]),
+            "engine scan only": (lambda d: scan_only(d, rules), data),
+            **dict(list(runs.items())[3:]),
+        }
     times: dict[str, list[tuple[float, float]]] = {key: [] for key in runs}
     for _ in range(repeats):
         for key, (fn, piece) in runs.items():
@@ -381,29 +431,61 @@ def throughput(name: str, data: bytes, repeats: int, fallback_mb: float) -> dict
     return {"input": name, "mb": mb, "lines": data.count(b"\n"), "rows": rows}
 
 
-def memory_child(gigabytes: float) -> None:
+def _status_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def reset_peak_kb() -> int:
+    """Reset the peak RSS to the current RSS; returns it (KB). Elsewhere: the peak so far."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return _status_kb("VmRSS")
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def peak_kb() -> int:
+    try:
+        return _status_kb("VmHWM")
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def memory_child(gigabytes: float, name: str) -> None:
     """In a fresh process: stream ``gigabytes`` through one classifier, print extra peak RSS.
 
-    Each 1 MB chunk of the real input gets its own counter on every line, so no line repeats
-    across the stream.
+    real: each 1 MB chunk gets its own counter on every line, so no line repeats across the
+    stream. noise-dense: eight 1 MB chunks of different seeds in turn (a counter appended to
+    its lines would change what the end-anchored rules match).
     """
-    chunk = build_real(1.0)
+    if name == "noise-dense":
+        chunks = [build_noise_dense(1.0, seed) for seed in range(8)]
+    else:
+        chunk = build_real(1.0)
     rules = bench_rules()
     classifier = Classifier(rules)
-    classifier.feed(chunk[:1000])
+    classifier.feed((chunks[0] if name == "noise-dense" else chunk)[:1000])
     gc.collect()
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Building the input peaks far above the stream's needs; reset the high-water mark (Linux
+    # 4.0+) so the figure is the classifier's, not the generator's.
+    before = reset_peak_kb()
     started = time.perf_counter()
     fed = 0
     target = int(gigabytes * 1e9)
     index = 0
     while fed < target:
-        piece = chunk.replace(b"\n", b" #%d\n" % index)
+        if name == "noise-dense":
+            piece = chunks[index % len(chunks)]
+        else:
+            piece = chunk.replace(b"\n", b" #%d\n" % index)
         classifier.feed(piece)
         fed += len(piece)
         index += 1
     report = classifier.finish()
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    after = peak_kb()
     seconds = time.perf_counter() - started
     print(f"{(after - before) / 1024:.1f} {fed / 1e6 / seconds:.1f} {report.total_lines}")
 
@@ -439,6 +521,54 @@ def latency(data: bytes, samples: int) -> dict[str, float]:
     }
 
 
+# Matches no line of any input: the empty database's stand-in (a database needs a pattern).
+NEVER = "\\x00\\x01\\x02never"
+
+
+def rule_costs(data: bytes, rules: CompiledRules, repeats: int = 3) -> list[dict[str, Any]]:
+    """Per rule: its own scan cost (a database of that rule's expressions alone, minus one of a
+    literal that never matches; median of ``repeats``), its raw hits, and the lines it won in
+    a classify. The scan is ``engine.scan_hits``, the classifier's, per-hit callback included."""
+    pieces = whole_line_pieces(data)
+
+    def scan_seconds(expressions: tuple[str, ...], caseless: bool) -> tuple[float, int]:
+        # engine._compile: the classifier's own compile flags (multi-line, caseless as planned)
+        db = engine._compile(
+            expressions, [0] * len(expressions), [engine._flags(caseless)] * len(expressions)
+        )
+        hits = 0
+        seconds = []
+        for _ in range(repeats):
+            gc.collect()
+            began = time.process_time()
+            hits = sum(len(engine.scan_hits(db, piece)) for piece in pieces)
+            seconds.append(time.process_time() - began)
+        return statistics.median(seconds), hits
+
+    base_s, base_hits = scan_seconds((NEVER,), False)
+    classifier = Classifier(rules)
+    for piece in pieces:
+        classifier.feed(piece)
+    won = classifier.finish().rule_hits
+    rows = []
+    for compiled in rules.ruleset("", "stderr").rules:
+        if compiled.plan is None:
+            continue
+        seconds, hits = scan_seconds(compiled.plan.expressions, compiled.plan.caseless)
+        rows.append(
+            {
+                "rule": compiled.id,
+                "kind": compiled.rule.kind,
+                "mode": compiled.plan.mode,
+                "ms": (seconds - base_s) * 1e3,
+                "hits": hits - base_hits,
+                "won": won.get(compiled.id, 0),
+            }
+        )
+    rows.sort(key=lambda row: -row["ms"])
+    return [{"rule": "(never-matching literal)", "ms": base_s * 1e3, "hits": base_hits}, *rows]
+
+
 def reload_check_us(calls: int = 100_000) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "p.yaml"
@@ -463,13 +593,24 @@ def main() -> int:
     args.add_argument("--samples", type=int, default=2000, help="16 KB parses timed")
     args.add_argument("--cpu", type=int, default=None, help="pin to this CPU")
     args.add_argument("--json", default=None, help="also write the numbers here")
-    args.add_argument("--quick", action="store_true", help="10 MB, a 0.1 GB stream, 1 repeat")
+    args.add_argument(
+        "--quick", action="store_true", help="10 MB (noise-dense 5 MB), 0.1 GB streams, 1 repeat"
+    )
+    args.add_argument(
+        "--cost-input",
+        nargs="*",
+        choices=INPUTS,
+        default=["noise-dense", "real"],
+        help="the per-rule cost tables' inputs (none: no table)",
+    )
+    args.add_argument("--cost-mb", type=float, default=20.0, help="its size (--quick: 5 MB)")
     args.add_argument("--memory-child", type=float, default=None, help=argparse.SUPPRESS)
+    args.add_argument("--memory-input", default="real", help=argparse.SUPPRESS)
     opts = args.parse_args()
     if opts.cpu is not None:
         os.sched_setaffinity(0, {opts.cpu})
     if opts.memory_child is not None:
-        memory_child(opts.memory_child)
+        memory_child(opts.memory_child, opts.memory_input)
         return 0
     megabytes, stream_gb, repeats = (
         (10.0, 0.1, 1) if opts.quick else (opts.mb, opts.stream_gb, opts.repeats)
@@ -489,7 +630,7 @@ def main() -> int:
     results: dict[str, Any] = {"inputs": []}
     names = list(INPUTS) if opts.input == "all" else [opts.input]
     for name in names:
-        data = INPUTS[name](megabytes)
+        data = INPUTS[name](QUICK_MB.get(name, megabytes) if opts.quick else megabytes)
         found = throughput(name, data, repeats, fallback_mb)
         results["inputs"].append(found)
         label = " (best case: almost no hits)" if name == "quiet" else ""
@@ -505,26 +646,48 @@ def main() -> int:
                 f"{key:24s} {row['mb_s_wall']:10.1f} {row['mb_s_cpu']:9.1f} "
                 f"{row['x_seed_wall']:11.2f}x {row['x_seed_cpu']:10.2f}x {x52}"
             )
-    child = subprocess.run(
-        [sys.executable, __file__, "--memory-child", str(stream_gb)]
-        + ([] if opts.cpu is None else ["--cpu", str(opts.cpu)]),
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )
-    extra_mb, stream_rate, stream_lines = child.stdout.split()
-    results["stream"] = {"gb": stream_gb, "extra_mb": float(extra_mb), "mb_s": float(stream_rate)}
-    print(
-        f"\nstream {stream_gb:g} GB (real input, every line unique, 1 MB feeds): extra peak RSS "
-        f"{extra_mb} MB, {stream_rate} MB/s wall, {stream_lines} lines"
-    )
+    results["rule_costs"] = {}
+    for cost_input in opts.cost_input:
+        cost_mb = 5.0 if opts.quick else opts.cost_mb
+        costs = rule_costs(INPUTS[cost_input](cost_mb), rules)
+        results["rule_costs"][cost_input] = {"mb": cost_mb, "rows": costs}
+        print(
+            f"\nper-rule scan cost on {cost_input} ({cost_mb:g} MB, CPU ms, median of 3): "
+            "the rule's expressions alone minus a never-matching literal; ranks rules, does not add up to the "
+            "combined scan; hits: raw engine hits; won: lines the rule decided in a classify"
+        )
+        print(f"{'rule':32s} {'kind':16s} {'mode':13s} {'ms':>8s} {'hits':>9s} {'won':>9s}")
+        for row in costs:
+            print(
+                f"{row['rule']:32s} {row.get('kind', ''):16s} {row.get('mode', ''):13s} "
+                f"{row['ms']:8.1f} {row['hits']:9d} {row.get('won', 0):9d}"
+            )
+    results["stream"] = {}
+    for name, label in (("real", "every line unique"), ("noise-dense", "8 seeds in turn")):
+        child = subprocess.run(
+            [sys.executable, __file__, "--memory-child", str(stream_gb), "--memory-input", name]
+            + ([] if opts.cpu is None else ["--cpu", str(opts.cpu)]),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+        extra_mb, stream_rate, stream_lines = child.stdout.split()
+        results["stream"][name] = {
+            "gb": stream_gb,
+            "extra_mb": float(extra_mb),
+            "mb_s": float(stream_rate),
+        }
+        print(
+            f"\nstream {stream_gb:g} GB ({name} input, {label}, 1 MB feeds): extra peak RSS "
+            f"{extra_mb} MB, {stream_rate} MB/s wall, {stream_lines} lines"
+        )
     results["latency"] = {}
-    for name in ("project", "real"):
+    for name in ("project", "real", "noise-dense"):
         lat = latency(INPUTS[name](min(megabytes, 20.0)), opts.samples if not opts.quick else 500)
         results["latency"][name] = lat
         print(
-            f"16 KB ResponseParser.parse ({name}): median {lat['median']:.3f} ms, p99 {lat['p99']:.3f} ms "
+            f"16 KB ResponseParser.parse ({name}{' (error-dense stderr)' if name == 'real' else ''}): median {lat['median']:.3f} ms, p99 {lat['p99']:.3f} ms "
             f"wall; CPU median {lat['cpu_median']:.3f} ms, p99 {lat['cpu_p99']:.3f} ms"
         )
     results["reload_check_us"] = reload_check_us()
