@@ -44,8 +44,18 @@ from corpus.reader import (  # noqa: E402
 # (corpus, id, meta, stdout, stderr): "runs" is the classifier's run corpus, "captures" the
 # older tool captures.
 Stored = tuple[str, str, dict[str, Any], bytes, bytes]
-# The verdict and the evidence for it.
+# The verdict and the evidence for it; then what the classifier counted and kept (issue 26: a
+# faster classifier must leave all of it unchanged).
 VERDICT_FIELDS = {"success", "status", "failure_kind", "error_message", "matched_rules", "evidence"}
+COUNT_FIELDS = {
+    "noise_lines",
+    "neutral_lines",
+    "error_lines",
+    "errors",
+    "warnings",
+    "stderr_sample",
+    "retry_class",
+}
 
 
 def stored_runs() -> Iterator[Stored]:
@@ -89,7 +99,7 @@ def verdict(exit_code: int | None, stdout: bytes, stderr: bytes, operation: str 
     import autofix
 
     result = autofix.classify_output(exit_code, stderr, stdout, operation=operation)
-    return result.model_dump(mode="json", include=VERDICT_FIELDS)
+    return result.model_dump(mode="json", include=VERDICT_FIELDS | COUNT_FIELDS)
 
 
 def _digest(items: list[object]) -> str:
@@ -116,6 +126,10 @@ def per_run() -> dict[str, dict[str, Any]]:
             "label": label,
             "success": [item["success"] for item in judged],  # type: ignore[index]
             "rules": [item["matched_rules"] for item in judged],  # type: ignore[index]
+            "counts": [
+                {k: item[k] for k in ("noise_lines", "neutral_lines", "error_lines")}  # type: ignore[index]
+                for item in judged
+            ],
             "digest": _digest(judged),  # type: ignore[arg-type]
         }
     return found
@@ -139,8 +153,11 @@ def changes(before_path: Path) -> int:
             print(f"{key}: {'added' if old is None else 'removed'}")
             continue
         verdict_moved = old["success"] != new["success"]
+        what = "VERDICT " if verdict_moved else "evidence "
+        if not verdict_moved and old.get("counts") != new.get("counts"):
+            what = f"counts {old.get('counts')} -> {new.get('counts')} "
         print(
-            f"{key} [{new['label']}] {'VERDICT ' if verdict_moved else 'evidence '}"
+            f"{key} [{new['label']}] {what}"
             f"{old['success']} -> {new['success']}; rules {old['rules']} -> {new['rules']}"
         )
     print(

@@ -22,6 +22,7 @@ This module is the input side; what happens to one decided line is ``LineJudge``
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter, deque
 from itertools import compress, repeat
 from typing import Any
@@ -30,7 +31,14 @@ from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge
 from autofix.classify.normalize import normalize_line, normalize_text
 from autofix.classify.stream_report import ClassifyReport, error_blocks
 from autofix.patterns import engine as hs
-from autofix.patterns.compiled import CompiledRules, EngineSet, ascii_lower
+from autofix.patterns.compiled import (
+    SETTLE_FULL,
+    SETTLE_PY_WARNING,
+    SETTLE_SUCCESS,
+    CompiledRules,
+    EngineSet,
+    ascii_lower,
+)
 
 _NON_SPACE = re.compile(rb"\S")
 _CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
@@ -70,6 +78,8 @@ class Classifier(LineJudge):
         self._finished: ClassifyReport | None = None
         self._engine: EngineSet | None = None if engine is False else self._set.engine()
         self._walked: dict[int, bool] = {}  # this chunk's walked lines: shown in a tail?
+        self._hits_sorted: list[int] = []  # this chunk's engine hits, ``end << ID_BITS | id``
+        self._slow_ids: dict[int, list[int]] = {}  # a normalised line's ids, by its raw end
         if engine and self._engine is None:
             raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
@@ -216,9 +226,6 @@ class Classifier(LineJudge):
         engine = self._engine
         assert engine is not None
         best = self._scan(data)
-        if hs.F_CRLF in best.values():  # rare: "\r\n" is a newline
-            data = data.replace(b"\r\n", b"\n")
-            best = self._scan(data)
         forced = hs.long_line_ends(data, self._max_len)
         if not data.isascii():
             try:
@@ -252,11 +259,25 @@ class Classifier(LineJudge):
         self._engine_tail(data, best, clean)
 
     def _scan(self, data: bytes) -> dict[int, int]:
-        """Line end -> the smallest engine id that hit the line (the first rule), in C loops."""
+        """Line end -> the smallest engine id that hit the line (the first rule), in C loops.
+        Every hit stays in ``_hits_sorted`` (ascending): a line's other ids are a bisect away."""
         assert self._engine is not None
         hits = self._engine.engine.scan(data)
-        hits.sort(reverse=True)  # per line, descending ids: the dict keeps the smallest
-        return dict(map(divmod, hits, repeat(1 << hs.ID_BITS)))
+        hits.sort()
+        self._hits_sorted = hits
+        self._slow_ids.clear()
+        # Per line, descending ids: the dict keeps the smallest.
+        return dict(map(divmod, reversed(hits), repeat(1 << hs.ID_BITS)))
+
+    def _line_ids(self, end: int) -> list[int]:
+        """Every engine id that hit the line ending at ``end``, ascending."""
+        found = self._slow_ids.get(end)
+        if found is not None:
+            return found
+        hits = self._hits_sorted
+        low = bisect_left(hits, end << hs.ID_BITS)
+        high = bisect_left(hits, (end + 1) << hs.ID_BITS, low)
+        return sorted({value & hs.ID_MASK for value in hits[low:high]})
 
     def _slow_lines(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
         """Lines with terminal control, invalid UTF-8 or past the cap: normalise them as the
@@ -272,26 +293,31 @@ class Classifier(LineJudge):
         fixed = (
             "\n".join(line[:cap] for line in lines).encode("utf-8", "surrogatepass").split(b"\n")
         )
-        firsts: dict[int, int] = {}
+        by_line: dict[int, set[int]] = {}
         for value in engine.engine.scan(b"\n".join(fixed) + b"\n"):
-            end, i = value >> hs.ID_BITS, value & hs.ID_MASK
-            if i != hs.F_SLOW and i < firsts.get(end, hs.ID_MASK + 1):
-                firsts[end] = i  # a stray ESC left after normalising is not slow again
+            i = value & hs.ID_MASK
+            if i != hs.F_SLOW:  # a stray ESC left after normalising is not slow again
+                by_line.setdefault(value >> hs.ID_BITS, set()).add(i)
         offset = -1
         for end, line in zip(ends, fixed, strict=True):
             offset += len(line) + 1  # this line's newline in the batch
             clean[end] = line
-            found = firsts.get(offset)
+            found = by_line.get(offset)
             if found is None:
                 del best[end]
             else:
-                best[end] = found
+                ids = self._slow_ids[end] = sorted(found)
+                best[end] = ids[0]
 
     def _walk(
         self, data: bytes, best: dict[int, int], clean: dict[int, bytes], todo: list[int]
     ) -> None:
         """In order: the lines that need Python, and the lines an open block takes."""
         tracker = self._tracker
+        engine = self._engine
+        assert engine is not None
+        # The short paths assume what the whole path would check: no trace, no disabled rule.
+        settle = engine.settle if self.explained is None else ()
         find = data.find
         cursor = 0  # start of the first line not yet counted in ``_line_no``
         for end in todo:
@@ -304,12 +330,81 @@ class Classifier(LineJudge):
                 cursor = stop + 1
             if cursor < start:
                 self._line_no += data.count(b"\n", cursor, start)
-            self._engine_line(data, best, clean, start, end)
+            how = settle[best[end]] if settle and not self._disabled else SETTLE_FULL
+            if how == SETTLE_SUCCESS:
+                self._success_line(data, best[end], clean, start, end)
+            elif how == SETTLE_FULL or (taken := self._warning(data, best, clean, end, how)) < 0:
+                self._engine_line(data, best, clean, start, end)
+            else:
+                cursor = taken
+                continue
             cursor = end + 1
         while tracker.kind is not None and cursor < len(data):
             stop = find(b"\n", cursor)
             self._engine_line(data, best, clean, cursor, stop)
             cursor = stop + 1
+
+    def _success_line(
+        self, data: bytes, i: int, clean: dict[int, bytes], start: int, end: int
+    ) -> None:
+        """A success summary outside any block: ``_engine_line`` and ``_apply``, short."""
+        raw = clean.get(end)
+        line = (data[start:end] if raw is None else raw).decode("utf-8", "replace")
+        rule_id = self._rules[i - hs.N_FLAGS].id
+        self._line_no += 1
+        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
+        self._walked[end] = True
+        self._tail_is_error = False
+        self._summary(line, rule_id, failure=False)
+
+    def _warning(
+        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], end: int, how: int
+    ) -> int:
+        """A Python or Node warning head outside any block, decided by a plain noise rule: the
+        head and the one line its block may take (blocks.py), settled here. Returns where the
+        walk goes on, or -1 when the head needs the whole path (another decision; the chunk's
+        last line, whose block stays open for the next chunk)."""
+        engine = self._engine
+        assert engine is not None
+        plain = engine.plain
+        position = -1
+        for j in self._line_ids(end):
+            if j >= hs.N_FLAGS:
+                position = plain[j]
+                break
+        follower = end + 1
+        if position < 0 or follower >= len(data):
+            return -1
+        stop = data.find(b"\n", follower)
+        raw = clean.get(stop)
+        if raw is None:
+            raw = data[follower:stop]
+        if how == SETTLE_PY_WARNING:  # blocks._indented, with str's idea of whitespace
+            taken = raw[:1] in (b" ", b"\t") and bool(raw.decode("utf-8", "replace").strip())
+        else:
+            taken = raw.startswith(b"(Use `node --trace-")
+        rule_id = self._rules[position].id
+        hits = self._hits
+        hits[rule_id] = hits.get(rule_id, 0) + 1
+        self._noise += 1
+        self._line_no += 1
+        self._walked[end] = False
+        self._block_kind_noise = True
+        self._noise_rule = rule_id
+        if not taken:
+            return follower
+        self._line_no += 1
+        self._walked[stop] = False
+        i = best.get(stop)
+        was = -1 if i is None else plain[i]
+        if was >= 0:  # counted in bulk as plain noise: the block's noise now, without a hit
+            was_id = self._rules[was].id
+            hits[was_id] -= 1
+            if not hits[was_id]:
+                del hits[was_id]
+        else:
+            self._noise += 1
+        return stop + 1
 
     def _engine_line(
         self, data: bytes, best: dict[int, int], clean: dict[int, bytes], start: int, end: int
@@ -342,16 +437,16 @@ class Classifier(LineJudge):
             self._walked[end] = False
             self._explain(line, "noise", self._rules[position].id)
         else:
-            decision = self._engine_decision(i, line, raw)
+            decision = self._engine_decision(i, line, end)
             rule = self._rules[decision[0]]
             self._walked[end] = decision[0] < 0 or decision[1] or rule.rule.kind in _CONTENT_KINDS
             self._apply(line, decision)
 
-    def _engine_decision(self, i: int, line: str, raw: bytes) -> Decision:
+    def _engine_decision(self, i: int, line: str, end: int) -> Decision:
         """The first rule that really matches a line the engine flagged."""
         engine = self._engine
         assert engine is not None
-        ids = [i] if engine.exact[i] else engine.engine.line_ids(raw)
+        ids = [i] if engine.exact[i] else self._line_ids(end)
         for j in ids:
             if j < hs.N_FLAGS:
                 continue

@@ -204,15 +204,22 @@ class RuleSet:
         )
 
 
+# How the walk settles a line by its first engine id (EngineSet.settle): the whole per-line
+# path, or one of the short ones (a warning head's noise block, a success summary).
+SETTLE_FULL, SETTLE_PY_WARNING, SETTLE_NODE_WARNING, SETTLE_SUCCESS = range(4)
+
+
 @dataclass(frozen=True)
 class EngineSet:
     """A rule set's engine database, and per engine id (flags, then ``N_FLAGS + position``):
-    the rule position a hit settles in bulk as plain noise (-1: the line needs Python), and
-    whether the engine's hit is the verdict (mode ``engine``) or only a candidate."""
+    the rule position a hit settles in bulk as plain noise (-1: the line needs Python),
+    whether the engine's hit is the verdict (mode ``engine``) or only a candidate, and how the
+    walk settles a line that id comes first on (``SETTLE_*``)."""
 
     engine: hs.Engine
     plain: tuple[int, ...]
     exact: tuple[bool, ...]
+    settle: tuple[int, ...]
 
     @staticmethod
     def build(rules: tuple[CompiledRule, ...]) -> EngineSet:
@@ -224,7 +231,13 @@ class EngineSet:
             position if exact[hs.N_FLAGS + position] and c.rule.kind == "noise" else -1
             for position, c in enumerate(rules)
         ]
-        return EngineSet(engine, tuple(plain), tuple(exact))
+        settle = [SETTLE_FULL] * len(exact)
+        settle[hs.F_PY_WARNING] = SETTLE_PY_WARNING
+        settle[hs.F_NODE_WARNING] = SETTLE_NODE_WARNING
+        for position, c in enumerate(rules):
+            if exact[hs.N_FLAGS + position] and c.rule.kind == "success_summary":
+                settle[hs.N_FLAGS + position] = SETTLE_SUCCESS
+        return EngineSet(engine, tuple(plain), tuple(exact), tuple(settle))
 
 
 CHECK_SUBSTRING, CHECK_FOLDED_SUBSTRING, CHECK_REGEX, CHECK_USER_REGEX = range(4)

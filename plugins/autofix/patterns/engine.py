@@ -40,17 +40,19 @@ ENGINE_ENV = "AUTOFIX_PATTERN_ENGINE"  # "fallback" forces the literal-key path 
 MODE_ENGINE, MODE_VERIFY, MODE_FALLBACK = "engine", "engine+verify", "fallback"
 ID_BITS = 10
 ID_MASK = (1 << ID_BITS) - 1
-F_CRLF = 0  # the chunk holds "\r\n" (reported once a scan): replace it, scan again
-F_SLOW = 1  # terminal control on the line: normalise it, then scan it again
-F_WARNHEAD = 2  # a Python or Node warning head: the noise block it opens needs the walk
+# Terminal control on the line (a CRLF line ending included): normalise it, then scan it again.
+F_SLOW = 0
+# A Python or a Node warning head (blocks.py's shapes; Python's first, as there): the noise
+# block it opens needs the walk.
+F_PY_WARNING = 1
+F_NODE_WARNING = 2
 N_FLAGS = 3
 _EOL = r"[^\n]*$"
 FLAG_EXPRESSIONS = [
-    (F_CRLF, r"\r\n"),  # cheaper in the scan than a separate `b"\r\n" in chunk` (~1 ms/MB)
     (F_SLOW, r"[\r\x1b]" + _EOL),
     (F_SLOW, r"\xc2\x9b" + _EOL),  # U+009B, the one-byte CSI, in UTF-8
-    (F_WARNHEAD, r"\.py:\d+: [A-Za-z]*Warning: " + _EOL),
-    (F_WARNHEAD, r"^\(node:\d+\) " + _EOL),
+    (F_PY_WARNING, r"\.py:\d+: [A-Za-z]*Warning: " + _EOL),
+    (F_NODE_WARNING, r"^\(node:\d+\) " + _EOL),
 ]
 
 
@@ -307,11 +309,7 @@ class Engine:
         self.plans = tuple(plans)
         if len(self.plans) + N_FLAGS > ID_MASK:
             raise ValueError(f"at most {ID_MASK - N_FLAGS} rules per rule set")
-        single = int(hyperscan.HS_FLAG_SINGLEMATCH)
-        entries = [
-            (expr, flag, _flags(False) | (single if flag == F_CRLF else 0))
-            for flag, expr in FLAG_EXPRESSIONS
-        ]
+        entries = [(expr, flag, _flags(False)) for flag, expr in FLAG_EXPRESSIONS]
         for position, plan in enumerate(self.plans):
             entries += [(e, N_FLAGS + position, _flags(plan.caseless)) for e in plan.expressions]
         key = tuple(entries)
@@ -326,7 +324,3 @@ class Engine:
 
     def scan(self, data: bytes) -> list[int]:
         return scan_hits(self.db, data)
-
-    def line_ids(self, line: bytes) -> list[int]:
-        """Every id that matches one line, ascending."""
-        return sorted({v & ID_MASK for v in self.scan(line + b"\n")})
