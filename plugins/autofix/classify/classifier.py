@@ -344,6 +344,17 @@ class Classifier(LineJudge):
             self._engine_line(data, best, clean, cursor, stop)
             cursor = stop + 1
 
+    def _first_rule_id(self, end: int) -> int:
+        """The smallest rule id (no flag) that hit the line ending at ``end``, or -1."""
+        found = self._slow_ids.get(end)
+        if found is not None:
+            return next((j for j in found if j >= hs.N_FLAGS), -1)
+        hits = self._hits_sorted
+        k = bisect_left(hits, end << hs.ID_BITS | hs.N_FLAGS)
+        if k < len(hits) and hits[k] >> hs.ID_BITS == end:
+            return hits[k] & hs.ID_MASK
+        return -1
+
     def _success_line(
         self, data: bytes, i: int, clean: dict[int, bytes], start: int, end: int
     ) -> None:
@@ -367,11 +378,8 @@ class Classifier(LineJudge):
         engine = self._engine
         assert engine is not None
         plain = engine.plain
-        position = -1
-        for j in self._line_ids(end):
-            if j >= hs.N_FLAGS:
-                position = plain[j]
-                break
+        first = self._first_rule_id(end)
+        position = plain[first] if first >= 0 else -1
         follower = end + 1
         if position < 0 or follower >= len(data):
             return -1
