@@ -5,7 +5,7 @@ every rule; per line the smallest id wins (the first rule in order). Lines won b
 rule are counted in bulk, lines without a hit are only counted, and Python visits only the
 rest, in order: error lines, summaries, retry notices, warning heads, lines with terminal
 control (normalised, then scanned again), rules the engine only prefilters, and the lines an
-open block takes.
+open block takes (engine_walk.py).
 
 The fallback (no ``hyperscan``): each chunk is decoded, normalised and lower-cased (ASCII)
 once; one Aho–Corasick pass finds every rule key in it, and only lines holding a key are
@@ -15,38 +15,25 @@ verdict cache, shared per rule set, answers lines seen before.
 Memory is bounded either way: counts, a short tail, at most ``max_blocks`` blocks of bounded
 size, summaries, and the cache.
 
-This module is the input side; what happens to one decided line is ``LineJudge``
-(line_judge.py), and what comes out is ``ClassifyReport`` (stream_report.py).
+This module is the input side and the fallback; the engine path is ``EngineWalk``
+(engine_walk.py), what happens to one decided line is ``LineJudge`` (line_judge.py), and what
+comes out is ``ClassifyReport`` (stream_report.py).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections import Counter, deque
-from itertools import compress, repeat
 from typing import Any
 
-from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge
+from autofix.classify.engine_walk import TAIL_LINES, EngineWalk
 from autofix.classify.normalize import normalize_line, normalize_text
 from autofix.classify.stream_report import ClassifyReport, error_blocks
-from autofix.patterns import engine as hs
-from autofix.patterns.compiled import (
-    SETTLE_FULL,
-    SETTLE_PY_WARNING,
-    SETTLE_SUCCESS,
-    CompiledRules,
-    EngineSet,
-    ascii_lower,
-)
+from autofix.patterns.compiled import CompiledRules
 
 _NON_SPACE = re.compile(rb"\S")
-_CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
-TAIL_LINES = 5  # last non-noise lines kept for messages
-TAIL_SCAN_LINES = 200  # lines walked back from a chunk's end to find its tail (engine path)
 
 
-class Classifier(LineJudge):
+class Classifier(EngineWalk):
     """Feed it chunks (``feed``) or lines (``feed_line``), then ``finish``."""
 
     def __init__(
@@ -68,20 +55,13 @@ class Classifier(LineJudge):
             stream=stream,
             explain=explain,
             verdict_cache=verdict_cache,
+            engine=engine,
         )
         self._source = rules.source
-        self._max_len = rules.settings.max_line_length
         self._max_bytes = self._max_len * 4 + 4
-        self._tail: deque[str] = deque(maxlen=TAIL_LINES)
         self._partial = bytearray()
         self._discarding = False
         self._finished: ClassifyReport | None = None
-        self._engine: EngineSet | None = None if engine is False else self._set.engine()
-        self._walked: dict[int, bool] = {}  # this chunk's walked lines: shown in a tail?
-        self._hits_sorted: list[int] = []  # this chunk's engine hits, ``end << ID_BITS | id``
-        self._slow_ids: dict[int, list[int]] = {}  # a normalised line's ids, by its raw end
-        if engine and self._engine is None:
-            raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
     # ---- input -------------------------------------------------------------------------
 
@@ -219,289 +199,6 @@ class Classifier(LineJudge):
             self._skip_to(src, view, cursor, len(view))
         self._flush_tail(src)
 
-    # ---- the engine path ----------------------------------------------------------------
-
-    def _process_engine(self, data: bytes) -> None:
-        """One chunk of whole lines, as bytes: one scan, bulk counts, Python for the rest."""
-        engine = self._engine
-        assert engine is not None
-        best = self._scan(data)
-        forced = hs.long_line_ends(data, self._max_len)
-        if not data.isascii():
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError:
-                forced.extend(hs.invalid_utf8_ends(data))
-        for end in forced:
-            best[end] = hs.F_SLOW
-        clean: dict[int, bytes] = {}
-        if hs.F_SLOW in best.values():
-            self._slow_lines(data, best, clean)
-        plain = engine.plain
-        hits_by_id = self._hits
-        rules = self._rules
-        for i, count in Counter(best.values()).items():
-            position = plain[i]
-            if position >= 0:
-                self._noise += count
-                rule_id = rules[position].id
-                hits_by_id[rule_id] = hits_by_id.get(rule_id, 0) + count
-        if self.explained is not None:
-            todo: list[int] = _line_ends(data)
-        else:
-            special = [p < 0 for p in plain]
-            todo = sorted(compress(best, map(special.__getitem__, best.values())))
-        before = self._line_no
-        self._walked.clear()
-        if todo or self._tracker.open:
-            self._walk(data, best, clean, todo)
-        self._line_no = before + data.count(b"\n")
-        self._engine_tail(data, best, clean)
-
-    def _scan(self, data: bytes) -> dict[int, int]:
-        """Line end -> the smallest engine id that hit the line (the first rule), in C loops.
-        Every hit stays in ``_hits_sorted`` (ascending): a line's other ids are a bisect away."""
-        assert self._engine is not None
-        hits = self._engine.engine.scan(data)
-        hits.sort()
-        self._hits_sorted = hits
-        self._slow_ids.clear()
-        # Per line, descending ids: the dict keeps the smallest.
-        return dict(map(divmod, reversed(hits), repeat(1 << hs.ID_BITS)))
-
-    def _line_ids(self, end: int) -> list[int]:
-        """Every engine id that hit the line ending at ``end``, ascending."""
-        found = self._slow_ids.get(end)
-        if found is not None:
-            return found
-        hits = self._hits_sorted
-        low = bisect_left(hits, end << hs.ID_BITS)
-        high = bisect_left(hits, (end + 1) << hs.ID_BITS, low)
-        return sorted({value & hs.ID_MASK for value in hits[low:high]})
-
-    def _slow_lines(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
-        """Lines with terminal control, invalid UTF-8 or past the cap: normalise them as the
-        fallback does, then scan them again together; their first hits replace the raw ones."""
-        engine = self._engine
-        assert engine is not None
-        ends = [end for end, i in best.items() if i == hs.F_SLOW]
-        # One batch: no escape or invalid sequence spans the joining newlines, so this equals
-        # normalising each line alone, with the per-line work in C.
-        raw = b"\n".join(data[data.rfind(b"\n", 0, end) + 1 : end] for end in ends)
-        lines = normalize_text(raw.decode("utf-8", "replace")).split("\n")
-        cap = self._max_len
-        fixed = (
-            "\n".join(line[:cap] for line in lines).encode("utf-8", "surrogatepass").split(b"\n")
-        )
-        by_line: dict[int, set[int]] = {}
-        for value in engine.engine.scan(b"\n".join(fixed) + b"\n"):
-            i = value & hs.ID_MASK
-            if i != hs.F_SLOW:  # a stray ESC left after normalising is not slow again
-                by_line.setdefault(value >> hs.ID_BITS, set()).add(i)
-        offset = -1
-        for end, line in zip(ends, fixed, strict=True):
-            offset += len(line) + 1  # this line's newline in the batch
-            clean[end] = line
-            found = by_line.get(offset)
-            if found is None:
-                del best[end]
-            else:
-                ids = self._slow_ids[end] = sorted(found)
-                best[end] = ids[0]
-
-    def _walk(
-        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], todo: list[int]
-    ) -> None:
-        """In order: the lines that need Python, and the lines an open block takes."""
-        tracker = self._tracker
-        engine = self._engine
-        assert engine is not None
-        # The short paths assume what the whole path would check: no trace, no disabled rule.
-        settle = engine.settle if self.explained is None else ()
-        find = data.find
-        cursor = 0  # start of the first line not yet counted in ``_line_no``
-        for end in todo:
-            if end < cursor:
-                continue  # taken by a block
-            start = data.rfind(b"\n", 0, end) + 1
-            while tracker.kind is not None and cursor < start:
-                stop = find(b"\n", cursor)
-                self._engine_line(data, best, clean, cursor, stop)
-                cursor = stop + 1
-            if cursor < start:
-                self._line_no += data.count(b"\n", cursor, start)
-            how = settle[best[end]] if settle and not self._disabled else SETTLE_FULL
-            if how == SETTLE_SUCCESS:
-                self._success_line(data, best[end], clean, start, end)
-            elif how == SETTLE_FULL or (taken := self._warning(data, best, clean, end, how)) < 0:
-                self._engine_line(data, best, clean, start, end)
-            else:
-                cursor = taken
-                continue
-            cursor = end + 1
-        while tracker.kind is not None and cursor < len(data):
-            stop = find(b"\n", cursor)
-            self._engine_line(data, best, clean, cursor, stop)
-            cursor = stop + 1
-
-    def _first_rule_id(self, end: int) -> int:
-        """The smallest rule id (no flag) that hit the line ending at ``end``, or -1."""
-        found = self._slow_ids.get(end)
-        if found is not None:
-            return next((j for j in found if j >= hs.N_FLAGS), -1)
-        hits = self._hits_sorted
-        k = bisect_left(hits, end << hs.ID_BITS | hs.N_FLAGS)
-        if k < len(hits) and hits[k] >> hs.ID_BITS == end:
-            return hits[k] & hs.ID_MASK
-        return -1
-
-    def _success_line(
-        self, data: bytes, i: int, clean: dict[int, bytes], start: int, end: int
-    ) -> None:
-        """A success summary outside any block: ``_engine_line`` and ``_apply``, short."""
-        raw = clean.get(end)
-        line = (data[start:end] if raw is None else raw).decode("utf-8", "replace")
-        rule_id = self._rules[i - hs.N_FLAGS].id
-        self._line_no += 1
-        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
-        self._walked[end] = True
-        self._tail_is_error = False
-        self._summary(line, rule_id, failure=False)
-
-    def _warning(
-        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], end: int, how: int
-    ) -> int:
-        """A Python or Node warning head outside any block, decided by a plain noise rule: the
-        head and the one line its block may take (blocks.py), settled here. Returns where the
-        walk goes on, or -1 when the head needs the whole path (another decision; the chunk's
-        last line, whose block stays open for the next chunk)."""
-        engine = self._engine
-        assert engine is not None
-        plain = engine.plain
-        first = self._first_rule_id(end)
-        position = plain[first] if first >= 0 else -1
-        follower = end + 1
-        if position < 0 or follower >= len(data):
-            return -1
-        stop = data.find(b"\n", follower)
-        raw = clean.get(stop)
-        if raw is None:
-            raw = data[follower:stop]
-        if how == SETTLE_PY_WARNING:  # blocks._indented, with str's idea of whitespace
-            taken = raw[:1] in (b" ", b"\t") and bool(raw.decode("utf-8", "replace").strip())
-        else:
-            taken = raw.startswith(b"(Use `node --trace-")
-        rule_id = self._rules[position].id
-        hits = self._hits
-        hits[rule_id] = hits.get(rule_id, 0) + 1
-        self._noise += 1
-        self._line_no += 1
-        self._walked[end] = False
-        self._block_kind_noise = True
-        self._noise_rule = rule_id
-        if not taken:
-            return follower
-        self._line_no += 1
-        self._walked[stop] = False
-        i = best.get(stop)
-        was = -1 if i is None else plain[i]
-        if was >= 0:  # counted in bulk as plain noise: the block's noise now, without a hit
-            was_id = self._rules[was].id
-            hits[was_id] -= 1
-            if not hits[was_id]:
-                del hits[was_id]
-        else:
-            self._noise += 1
-        return stop + 1
-
-    def _engine_line(
-        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], start: int, end: int
-    ) -> None:
-        raw = clean.get(end)
-        if raw is None:
-            raw = data[start:end]
-        line = raw.decode("utf-8", "replace")
-        engine = self._engine
-        assert engine is not None
-        i = best.get(end)
-        position = -1 if i is None else engine.plain[i]
-        self._line_no += 1
-        if self._tracker.kind is not None:
-            if self._tracker.offer(line):
-                if position >= 0:  # counted in bulk as plain noise; the block decides it now
-                    self._noise -= 1
-                    rule_id = self._rules[position].id
-                    self._hits[rule_id] -= 1
-                    if not self._hits[rule_id]:
-                        del self._hits[rule_id]
-                self._walked[end] = not self._block_kind_noise
-                self._continue_block(line)
-                return
-            self._end_open_block()
-        if i is None:
-            self._walked[end] = True
-            self._apply(line, NEUTRAL)
-        elif position >= 0:
-            self._walked[end] = False
-            self._explain(line, "noise", self._rules[position].id)
-        else:
-            decision = self._engine_decision(i, line, end)
-            rule = self._rules[decision[0]]
-            self._walked[end] = decision[0] < 0 or decision[1] or rule.rule.kind in _CONTENT_KINDS
-            self._apply(line, decision)
-
-    def _engine_decision(self, i: int, line: str, end: int) -> Decision:
-        """The first rule that really matches a line the engine flagged."""
-        engine = self._engine
-        assert engine is not None
-        ids = [i] if engine.exact[i] else self._line_ids(end)
-        for j in ids:
-            if j < hs.N_FLAGS:
-                continue
-            position = j - hs.N_FLAGS
-            if self._disabled and position in self._disabled:
-                continue
-            if engine.exact[j]:
-                return self._decision(position, False, line)
-            rule = self._rules[position]
-            if rule.user_regex:
-                found = self._user_search(position, line)
-                if found is None:
-                    return self._decision(position, True, line)  # fail safe
-            else:
-                found = rule.matches(line, ascii_lower(line))
-            if found:
-                return self._decision(position, False, line)
-        return NEUTRAL
-
-    def _engine_tail(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
-        """The chunk's last non-noise lines, for messages; a neutral one after the last error
-        means that error was not the stream's last word. Bounded walk back from the end."""
-        self._tail_events.clear()
-        plain = self._engine.plain if self._engine is not None else ()
-        picked: list[str] = []
-        end = len(data) - 1
-        walked = 0
-        last_error = self._last_error_line
-        line_no = self._line_no
-        while end >= 0 and len(picked) < TAIL_LINES and walked < TAIL_SCAN_LINES:
-            start = data.rfind(b"\n", 0, end) + 1
-            shown = self._walked.get(end)
-            if shown is None:
-                i = best.get(end)
-                shown = i is None or plain[i] < 0
-            if shown:
-                raw = clean.get(end)
-                text = (data[start:end] if raw is None else raw).decode("utf-8", "replace").strip()
-                if text:
-                    if not picked and line_no > last_error:
-                        self._tail_is_error = False
-                    picked.append(text[:300])
-            end = start - 1
-            walked += 1
-            line_no -= 1
-        self._tail.extend(reversed(picked))
-
     def _candidate(self, piece: str | bytes, mask: int) -> None:
         """A line holding keys; the common outcomes are settled here without ``_handle``."""
         line = (piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass"))[
@@ -560,15 +257,6 @@ class Classifier(LineJudge):
                 break
         events.clear()
         self._tail.extend(reversed(picked[:TAIL_LINES]))
-
-
-def _line_ends(data: bytes) -> list[int]:
-    ends: list[int] = []
-    end = data.find(b"\n")
-    while end != -1:
-        ends.append(end)
-        end = data.find(b"\n", end + 1)
-    return ends
 
 
 def _decode(piece: str | bytes) -> str:

@@ -138,6 +138,8 @@ class RuleSet:
     # Shared by every classifier on this rule set; dropped with it on hot reload.
     # Capped line → the classifier's decision for it (see Classifier._decide).
     verdicts: dict[str, Any] = field(default_factory=dict, compare=False)
+    # The same for the engine path's flagged lines (Classifier._engine_decision), kept apart.
+    engine_verdicts: dict[str, Any] = field(default_factory=dict, compare=False)
     _plans: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False)
     _engine: list[EngineSet] = field(default_factory=list, compare=False)
 
