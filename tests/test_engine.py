@@ -178,3 +178,40 @@ def test_engine_path_equals_fallback_on_the_tune_split() -> None:
         if report(data, rules, True, stream) != report(data, rules, False, stream)
     ]
     assert differ == []
+
+
+# The walk's short paths (a warning head with the one line its block may take, a success
+# summary) and CRLF lines, wherever a feed cuts them: a warning head as a chunk's last line
+# leaves its block open for the next chunk.
+WALK_LINES = [
+    "/src/app/models.py:12: DeprecationWarning: datetime.utcnow() is deprecated",
+    "  now = datetime.utcnow()",
+    "(node:4242) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.",
+    "(Use `node --trace-deprecation ...` to show where the warning was created)",
+    "/src/app/views.py:3: UserWarning: no layout found",
+    "error: build failed",
+    "/src/app/x.py:9: FutureWarning: the next line is the warning's own",
+    "  Error: an indented line the warning's block takes, though it reads as an error",
+    "ok: 0 errors, 0 failures in 12 files",
+    "Success: no issues found in 12 source files",
+    "npm warn deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported",
+    "/src/app/y.py:1: UserWarning: followed by a blank line",
+    "",
+    "Build succeeded.\r",
+    "\x1b[31merror\x1b[0m: coloured, with a CRLF ending\r",
+    "(node:7) Warning: the last line",
+]
+
+
+def test_the_walks_short_paths_wherever_a_feed_cuts() -> None:
+    rules = defaults()
+    data = ("\n".join(WALK_LINES) + "\n").encode()
+    whole = report(data, rules, True, "stderr")
+    assert whole == report(data, rules, False, "stderr")
+    assert whole.error_lines == 2 and whole.success_summary_lines == 1
+    cuts = [k + 1 for k, byte in enumerate(data) if byte == ord("\n")]
+    for cut in [*cuts, *(k + 1 for k in cuts), 7, 100]:
+        classifier = Classifier(rules, engine=True)
+        classifier.feed(data[:cut])
+        classifier.feed(data[cut:])
+        assert classifier.finish() == whole, cut
