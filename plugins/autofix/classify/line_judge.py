@@ -38,6 +38,8 @@ _WEIGHT_ORDER = {
     BlockWeight.FATAL: 3,
     BlockWeight.SUMMARY: 4,
 }
+_WEIGHTS = {weight.value: weight for weight in BlockWeight}
+_ERROR_KINDS = ("error", "failure_summary")  # Rule.is_error's kinds, on the hot path
 # A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
 Decision = tuple[int, bool, BlockKind | None, str | None]
@@ -123,20 +125,21 @@ class LineJudge:
                 self._tail_is_error = False
             return
         rule = self._rules[position]
+        rule_id = rule.id
         hits = self._hits
-        hits[rule.id] = hits.get(rule.id, 0) + 1
+        hits[rule_id] = hits.get(rule_id, 0) + 1
         rule_kind = rule.rule.kind
-        if rule.is_error or timed_out:
+        if timed_out or rule_kind in _ERROR_KINDS:
             self._error += 1
             self._tail_events.append(line.strip()[:300])
             if self.explained is not None:
-                self._explain(line, "error", rule.id)
+                self._explain(line, "error", rule_id)
             if rule_kind == "failure_summary":
-                self._summary(line, rule.id, failure=True)
+                self._summary(line, rule_id, failure=True)
                 weight = BlockWeight.SUMMARY
             else:
-                weight = BlockWeight(rule.rule.weight)
-            self._error_line(line, rule.id, kind, weight)
+                weight = _WEIGHTS[rule.rule.weight]
+            self._error_line(line, rule_id, kind, weight)
         elif rule_kind == "success_summary":  # counted as neutral: harmless output
             self._explain(line, "success", rule.id)
             self._tail_events.append(line.strip()[:300])
@@ -325,17 +328,20 @@ class LineJudge:
         pending, self._pending_blank = self._pending_blank, 0
         if self._block_kind_noise:
             self._noise += 1 + pending
-            self._explain(line, "noise", self._noise_rule, in_block=True)
+            if self.explained is not None:
+                self._explain(line, "noise", self._noise_rule, in_block=True)
             return
         self._error += 1 + pending
         self._tail_is_error = True
-        if self._block is not None:
+        block = self._block
+        if block is not None:
             for _ in range(pending):
-                self._block.add("")
-            self._block.add(line)
+                block.add("")
+            block.add(line)
         self._last_error_line = self._line_no
         self._tail_events.append(line.strip()[:300])
-        self._explain(line, "error", self._block_rule, in_block=True)
+        if self.explained is not None:
+            self._explain(line, "error", self._block_rule, in_block=True)
 
     def _end_open_block(self) -> None:
         self._pending_blank = 0
