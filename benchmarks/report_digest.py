@@ -6,6 +6,10 @@ A speed change to the classifier must leave these unchanged (issue 26): counts, 
 summaries, rule hits (in any order), warnings and tail, fed in 1 MB pieces and in odd 4,099-byte pieces that
 split lines and UTF-8 sequences, with the benchmark's rules (built-ins plus 10 user rules).
 The corpus side of the same check is tests/corpus/verdict_hash.py.
+
+To compare with an earlier commit, run the script in a checkout of that commit (a worktree):
+the benchmark modules put their own checkout's ``plugins/`` first on ``sys.path``, whatever
+PYTHONPATH says, so a path to other sources is silently not used.
 """
 
 from __future__ import annotations

@@ -199,6 +199,10 @@ WALK_LINES = [
     "",
     "Build succeeded.\r",
     "\x1b[31merror\x1b[0m: coloured, with a CRLF ending\r",
+    "WARNING: Retrying (Retry(total=2)) after connection broken by 'ReadTimeoutError': /simple/",
+    "(node:52769) [DEP0066] DeprecationWarning: a head while the retry notice's block is open",
+    "(Use `node --trace-deprecation ...` to show where the warning was created)",
+    " 89932K .......... .......... ..........  76% 75.1M 38s",
     "(node:7) Warning: the last line",
 ]
 

@@ -176,7 +176,9 @@ class EngineWalk(LineJudge):
                 cursor = stop + 1
             if cursor < start:
                 self._line_no += data.count(b"\n", cursor, start)
-            how = settle[best[end]] if settle and not self._disabled else SETTLE_FULL
+            # An open block is offered the line first: the whole path.
+            short = settle and tracker.kind is None and not self._disabled
+            how = settle[best[end]] if short else SETTLE_FULL
             if how == SETTLE_SUCCESS:
                 self._success_line(data, best[end], clean, start, end)
             elif how == SETTLE_FULL or (taken := self._warning(data, best, clean, end, how)) < 0:
