@@ -55,8 +55,8 @@ class Classifier(EngineWalk):
             stream=stream,
             explain=explain,
             verdict_cache=verdict_cache,
-            engine=engine,
         )
+        self._start_engine(rules, verdict_cache, engine)
         self._source = rules.source
         self._max_bytes = self._max_len * 4 + 4
         self._partial = bytearray()

@@ -37,26 +37,9 @@ TAIL_SCAN_LINES = 200  # lines walked back from a chunk's end to find its tail
 class EngineWalk(LineJudge):
     """``LineJudge`` fed by the engine: chunks in (``_process_engine``), decided lines out."""
 
-    def __init__(
-        self,
-        rules: CompiledRules,
-        operation: str = "",
-        max_blocks: int = 20,
-        *,
-        stream: str = "stderr",
-        explain: bool = False,
-        verdict_cache: bool = True,
-        engine: bool | None = None,
-    ) -> None:
-        """``engine``: None uses it when installed; False forces the fallback path."""
-        super().__init__(
-            rules,
-            operation,
-            max_blocks,
-            stream=stream,
-            explain=explain,
-            verdict_cache=verdict_cache,
-        )
+    def _start_engine(self, rules: CompiledRules, verdict_cache: bool, engine: bool | None) -> None:
+        """The engine path's state (``Classifier.__init__`` calls it). ``engine``: None uses
+        the engine when installed; False forces the fallback path."""
         self._max_len = rules.settings.max_line_length
         self._tail: deque[str] = deque(maxlen=TAIL_LINES)
         self._engine: EngineSet | None = None if engine is False else self._set.engine()
