@@ -88,13 +88,25 @@ def open_trigger_form(page: Page, base: str, dag_id: str) -> Locator:
     return dialog
 
 
+def _wait_enabled(button: Locator, timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not button.is_enabled():
+        assert time.monotonic() < deadline, "the form's Trigger button stayed disabled"
+        button.page.wait_for_timeout(250)
+
+
 def submit_trigger_form(page: Page, dialog: Locator, dag_id: str) -> str:
     """Click the form's Trigger; the new run's id from the UI's own POST. Returns once the UI
     has opened the new run's page: a navigation started before would race with its own."""
+    trigger = dialog.get_by_role("button", name="Trigger", exact=True)
+    # A field filled just before validates again, and a click during that is dropped (seen
+    # under load: no POST, the button greyed out): let it settle, then wait for the button.
+    page.wait_for_timeout(1500)
+    _wait_enabled(trigger)
     with page.expect_response(
         lambda r: r.url.endswith(f"/dags/{dag_id}/dagRuns") and r.request.method == "POST"
     ) as posted:
-        dialog.get_by_role("button", name="Trigger", exact=True).click(timeout=5_000)
+        trigger.click(timeout=5_000)
     assert posted.value.status == 200, posted.value.text()
     run_id = str(posted.value.json()["dag_run_id"])
     page.wait_for_url(lambda url: f"/runs/{run_id}" in urllib.parse.unquote(url))
