@@ -15,15 +15,13 @@ from bisect import bisect_left
 from collections import Counter, deque
 from itertools import compress, repeat
 
-from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge
+from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge, remember
 from autofix.classify.normalize import normalize_text
 from autofix.patterns import engine as hs
 from autofix.patterns.compiled import (
     SETTLE_FULL,
     SETTLE_PY_WARNING,
     SETTLE_SUCCESS,
-    VERDICT_CACHE_ENTRIES,
-    VERDICT_CACHE_LINE_CHARS,
     CompiledRules,
     EngineSet,
     ascii_lower,
@@ -291,10 +289,8 @@ class EngineWalk(LineJudge):
         if found is not None:
             return found
         decision = self._engine_match(i, line, end)
-        if not decision[1] and not self._disabled and len(line) <= VERDICT_CACHE_LINE_CHARS:
-            if len(cache) >= VERDICT_CACHE_ENTRIES:
-                cache.clear()
-            cache[line] = decision
+        if not decision[1] and not self._disabled:
+            remember(cache, line, decision)
         return decision
 
     def _engine_match(self, i: int, line: str, end: int) -> Decision:

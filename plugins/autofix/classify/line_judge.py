@@ -28,6 +28,7 @@ from autofix.patterns.compiled import (
     CompiledRules,
     ascii_lower,
 )
+from autofix.patterns.model import ERROR_KINDS
 from autofix.result import BlockSource, BlockWeight, Evidence
 
 SUMMARY_LINES = 5  # success and failure summary lines kept per stream, each
@@ -39,11 +40,18 @@ _WEIGHT_ORDER = {
     BlockWeight.SUMMARY: 4,
 }
 _WEIGHTS = {weight.value: weight for weight in BlockWeight}
-_ERROR_KINDS = ("error", "failure_summary")  # Rule.is_error's kinds, on the hot path
 # A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
 Decision = tuple[int, bool, BlockKind | None, str | None]
 NEUTRAL: Decision = (-1, False, None, None)
+
+
+def remember(cache: dict[str, Any], line: str, decision: Decision) -> None:
+    """Keep a line's decision in a rule set's bounded cache (lines up to the cap only)."""
+    if len(line) <= VERDICT_CACHE_LINE_CHARS:
+        if len(cache) >= VERDICT_CACHE_ENTRIES:
+            cache.clear()  # bounded; simple beats LRU bookkeeping on the hot path
+        cache[line] = decision
 
 
 class LineJudge:
@@ -129,7 +137,7 @@ class LineJudge:
         hits = self._hits
         hits[rule_id] = hits.get(rule_id, 0) + 1
         rule_kind = rule.rule.kind
-        if timed_out or rule_kind in _ERROR_KINDS:
+        if timed_out or rule_kind in ERROR_KINDS:  # Rule.is_error, without two property calls
             self._error += 1
             self._tail_events.append(line.strip()[:300])
             if self.explained is not None:
@@ -200,11 +208,9 @@ class LineJudge:
             decision = self._decision(*match, line)
             if match[1]:  # timed out
                 return decision
-        if pristine and not self._disabled and len(line) <= VERDICT_CACHE_LINE_CHARS:
+        if pristine and not self._disabled:
             assert cache is not None
-            if len(cache) >= VERDICT_CACHE_ENTRIES:
-                cache.clear()  # bounded; simple beats LRU bookkeeping on the hot path
-            cache[line] = decision
+            remember(cache, line, decision)
         return decision
 
     def _decision(self, position: int, timed_out: bool, line: str) -> Decision:

@@ -20,6 +20,9 @@ Weight = Literal["error", "fatal", "vacuous"]
 TRUSTED = "trusted"
 
 
+ERROR_KINDS = ("error", "failure_summary")  # the kinds whose match makes an error line
+
+
 class Rule(BaseModel):
     """One rule. Rules are checked in order; the first that matches a line decides it."""
 
@@ -74,7 +77,7 @@ class Rule(BaseModel):
     @property
     def is_error(self) -> bool:
         """Does a match make the line an error line (error evidence or a failure summary)?"""
-        return self.kind in ("error", "failure_summary")
+        return self.kind in ERROR_KINDS
 
     def applies_to(self, operation: str, stream: str) -> bool:
         if self.operations is not None and operation not in self.operations:
