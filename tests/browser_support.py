@@ -88,21 +88,16 @@ def open_trigger_form(page: Page, base: str, dag_id: str) -> Locator:
     return dialog
 
 
-def _wait_enabled(button: Locator, timeout_s: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not button.is_enabled():
-        assert time.monotonic() < deadline, "the form's Trigger button stayed disabled"
-        button.page.wait_for_timeout(250)
-
-
 def submit_trigger_form(page: Page, dialog: Locator, dag_id: str) -> str:
     """Click the form's Trigger; the new run's id from the UI's own POST. Returns once the UI
     has opened the new run's page: a navigation started before would race with its own."""
+    from playwright.sync_api import expect
+
     trigger = dialog.get_by_role("button", name="Trigger", exact=True)
     # A field filled just before validates again, and a click during that is dropped (seen
     # under load: no POST, the button greyed out): let it settle, then wait for the button.
     page.wait_for_timeout(1500)
-    _wait_enabled(trigger)
+    expect(trigger).to_be_enabled(timeout=30_000)
     with page.expect_response(
         lambda r: r.url.endswith(f"/dags/{dag_id}/dagRuns") and r.request.method == "POST"
     ) as posted:
