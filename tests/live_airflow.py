@@ -353,7 +353,11 @@ class LiveAirflow(AirflowRest):
             found = subprocess.run(
                 ["pgrep", "-a", "-g", str(proc.pid)], capture_output=True, text=True, check=False
             )
-            alive += [line for line in found.stdout.splitlines() if line.strip()]
+            alive += [
+                line
+                for line in found.stdout.splitlines()
+                if line.strip() and not is_zombie(int(line.split()[0]))
+            ]
         return alive
 
     def check_alive(self) -> None:
@@ -366,6 +370,16 @@ class LiveAirflow(AirflowRest):
             f"--- {path.name}\n{path.read_text(errors='replace')[-chars:]}"
             for path in sorted(self.logs.glob("*.log"))
         )
+
+
+def is_zombie(pid: int) -> bool:
+    """Exited, not yet reaped: a container whose PID 1 does not reap orphans keeps these
+    ``<defunct>`` entries in the group after a killed parent; they run nothing and hold nothing."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # gone since pgrep listed it
+    return stat.rpartition(")")[2].split()[0] == "Z"
 
 
 def user_spec(user: User) -> str:
