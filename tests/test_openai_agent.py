@@ -22,6 +22,7 @@ from autofix.audit.stores.memory import MemoryStore
 from autofix.config import AutofixConfig, ValidationSettings
 from autofix.result import FailureKind, FinishReason, RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
+from autofix.validation.cross_field import Ordered
 from autofix.validation.policy import AttemptPolicy
 
 SECRET = "sk-test-Zq8Lw3nV5pR2tY7uK1xM"
@@ -339,6 +340,39 @@ def test_constrained_sends_the_schema_every_attempt(tmp_path: Path) -> None:
         assert task.run().success
         sent = server.requests[0]["response_format"]["json_schema"]["schema"]
     assert sent["properties"]["period"]["maximum"] == 250
+
+
+class Window(BaseModel):
+    name: str
+    start_hour: int = Field(ge=0, le=23)
+    end_hour: int = Field(ge=0, le=23)
+
+    __autofix_rules__ = [Ordered(("start_hour", "end_hour"), strict=True)]
+
+
+def test_targeted_keeps_the_valid_fields_and_decodes_the_broken_one_again(
+    tmp_path: Path,
+) -> None:
+    broken = '{"name": "nightly", "start_hour": 22, "end_hour": 6}'
+    fixed = '{"name": "nightly", "start_hour": 22, "end_hour": 23}'
+    with fake_openai(chat_answer(broken), chat_answer(fixed)) as server:
+        task, store, _ = make_task(
+            server.base_url,
+            tmp_path,
+            output_schema=Window,
+            agent_options={"seed": 5},
+            retry_strategy="targeted",
+        )
+        result = task.run()
+        first, second = (b["response_format"]["json_schema"]["schema"] for b in server.requests)
+    assert result.success and result.attempts == 2
+    assert first["properties"]["end_hour"]["maximum"] == 23  # the output schema as is
+    assert list(second["properties"]) == ["name", "start_hour", "end_hour"]
+    assert second["properties"]["name"] == {"const": "nightly"}
+    assert second["properties"]["start_hour"] == {"const": 22}
+    assert second["properties"]["end_hour"]["exclusiveMinimum"] == 22
+    contexts = [r.envelope.context for r in store.iter_all()]
+    assert contexts[1]["strategy"] == "targeted" and contexts[1]["retry_for"] == "semantic_error"
 
 
 def test_history_resends_the_whole_conversation(tmp_path: Path) -> None:

@@ -92,6 +92,14 @@ if TYPE_CHECKING:
     from autofix.task.agent_task import AgentTask
     from autofix.task.spec import AgentTaskSpec, TraceContext
     from autofix.validation.api import generate_and_validate
+    from autofix.validation.cross_field import (
+        CrossFieldRule,
+        CrossFieldRuleError,
+        Exclusive,
+        Ordered,
+        Total,
+        When,
+    )
     from autofix.validation.outcome import ValidationOutcome
     from autofix.validation.policy import AttemptPolicy
     from autofix.validation.records import ValidationRun
@@ -184,6 +192,14 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "autofix.task.agent_task": ("AgentTask",),
     "autofix.task.spec": ("AgentTaskSpec", "TraceContext"),
     "autofix.validation.api": ("generate_and_validate",),
+    "autofix.validation.cross_field": (
+        "CrossFieldRule",
+        "CrossFieldRuleError",
+        "Exclusive",
+        "Ordered",
+        "Total",
+        "When",
+    ),
     "autofix.validation.outcome": ("ValidationOutcome",),
     "autofix.validation.policy": ("AttemptPolicy",),
     "autofix.validation.records": ("ValidationRun",),

@@ -226,6 +226,9 @@ class RetryStrategy(StrEnum):
     HYBRID = "feedback+resample"  # the errors as a note, without the old answer, and a new seed
     HISTORY = "history"  # the whole conversation so far plus the errors
     CONSTRAINED = "constrained"  # the JSON schema goes to the endpoint, a new seed on retries
+    # The last answer's valid fields kept verbatim, only the failing ones decoded again under
+    # the schema (validation/decoding.py); a new seed
+    TARGETED = "targeted"
     ADAPTIVE = "adaptive"  # per error category, the best recovery rate in the audit store
     AUTO = "auto"  # adaptive + constrained where the agent takes a seed and a schema, else feedback
 

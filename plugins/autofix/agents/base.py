@@ -64,6 +64,9 @@ class AttemptOptions:
     messages: tuple[Mapping[str, str], ...] | None = None  # history: the whole conversation
     constrained: bool | None = None  # send the output schema as a decoding constraint
     schema_optional: bool = False  # an endpoint that rejects the schema is called without it
+    # The schema a constrained attempt decodes with when it is not the output schema as is
+    # (cross-field rules folded in, a targeted re-decode: validation/decoding.py).
+    schema: Mapping[str, Any] | None = None
 
     def seed_for(self, seed: int | None) -> int | None:
         """The seed this attempt uses, given the configured one."""

@@ -51,6 +51,7 @@ from autofix.task.spec import (
     project_cli,
 )
 from autofix.task.verified import VerifyLoop
+from autofix.validation.decoding import DecodingSchemas
 from autofix.validation.escalation import Escalation
 from autofix.validation.loop import AttemptLoop
 from autofix.validation.outcome import ValidationOutcome
@@ -373,6 +374,7 @@ class AgentTask:
             # Always set: the strategy's choice overrides the agent's own default.
             constrained=request.constrained,
             schema_optional=request.constrained and self._policy().schema_optional,
+            schema=request.schema,
         )
 
     def run(self) -> ParseResult:
@@ -498,6 +500,7 @@ class AgentTask:
             policy = replace(policy, max_attempts=max_attempts)
         validator = self._validator(schema)
         attempt = len(history) + 1
+        decoding = DecodingSchemas.of(schema, validator.semantic_validators)
         if history:
             request = policy.next_request(
                 self.spec.prompt,
@@ -506,11 +509,12 @@ class AgentTask:
                 resume=self._resume_mode,
                 model=schema,
                 payload_format=validator.payload_label,
+                decoding=decoding,
             )
             resume = request.resume_session_id
             self._validation_event(EventName.RETRY_STARTED, attempt)
         else:
-            request = policy.first_request(self.spec.prompt)
+            request = policy.first_request(self.spec.prompt, decoding)
             resume = self.spec.resume_session_id
         result = self.call_once(
             request.prompt,

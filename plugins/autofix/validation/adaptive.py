@@ -31,6 +31,7 @@ SCHEMA_ADAPTIVE_TABLE: dict[str, str] = {
 }
 SCHEMA_CANDIDATES: tuple[str, ...] = (
     RetryStrategy.CONSTRAINED,
+    RetryStrategy.TARGETED,
     arm(RetryStrategy.HYBRID, True),
     RetryStrategy.RESAMPLE,
     RetryStrategy.HYBRID,

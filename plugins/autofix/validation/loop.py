@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from autofix.result import RetryStrategy, Status
+from autofix.validation.decoding import DecodingSchemas
 from autofix.validation.failure_report import write_failure_report
 from autofix.validation.policy import Action, AttemptPolicy, AttemptRequest, Decision, ResumeMode
 from autofix.validation.records import AttemptRecord, DecisionReason, ValidationRun
@@ -46,7 +47,8 @@ class AttemptLoop:
     def run(self, prompt: str, call: AgentCall) -> ValidationRun[BaseModel]:
         run_id = self.run_id or datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         history: list[AttemptRecord] = []
-        request = self.policy.first_request(prompt)
+        decoding = DecodingSchemas.of(self.validator.model, self.validator.semantic_validators)
+        request = self.policy.first_request(prompt, decoding)
         label = f"[{self.operation}] " if self.operation else ""
         while True:
             started = time.monotonic()
@@ -86,12 +88,17 @@ class AttemptLoop:
                 )
             if decision.action is Action.STOP:
                 return self._stop(prompt, history, decision, run_id, label)
-            request = self._next_request(prompt, history, decision, label)
+            request = self._next_request(prompt, history, decision, label, decoding)
             if self.policy.retry_delay_seconds > 0:
                 self.sleep(self.policy.retry_delay_seconds)
 
     def _next_request(
-        self, prompt: str, history: list[AttemptRecord], decision: Decision, label: str
+        self,
+        prompt: str,
+        history: list[AttemptRecord],
+        decision: Decision,
+        label: str,
+        decoding: DecodingSchemas,
     ) -> AttemptRequest:
         if decision.action is Action.ESCALATE and self.policy.escalation is not None:
             log.warning("%s%s", label, decision.message)
@@ -102,6 +109,7 @@ class AttemptLoop:
             resume=self.resume,
             model=self.validator.model,
             payload_format=self.validator.payload_label,
+            decoding=decoding,
         )
         if self.policy.strategy not in (RetryStrategy.FEEDBACK, RetryStrategy.AUTO):
             log.info(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -18,6 +18,7 @@ from autofix.validation.completion import (
     completion_history_turn,
     completion_hybrid,
 )
+from autofix.validation.decoding import DecodingSchemas
 from autofix.validation.escalation import Escalation
 from autofix.validation.feedback import (
     DEFAULT_MAX_ERRORS,
@@ -34,6 +35,7 @@ from autofix.validation.records import (
 )
 from autofix.validation.strategies import (
     RESAMPLING,
+    SCHEMA_STRATEGIES,
     FeedbackStyle,
     arm_parts,
     check_strategy,
@@ -96,6 +98,9 @@ class AttemptRequest:
     messages: tuple[dict[str, str], ...] | None = None  # the whole conversation (history)
     constrained: bool = False  # send the output schema as response_format
     retry_for: str | None = None  # the error category this retry addresses (audit, adaptive)
+    # What a constrained attempt decodes with when it is not the output schema as is: its
+    # cross-field rules folded in, or a targeted re-decode (validation/decoding.py).
+    schema: Mapping[str, Any] | None = None
 
     @property
     def escalated(self) -> bool:
@@ -310,9 +315,10 @@ class AttemptPolicy:
         return strategy, schema, category
 
     def sends_schema(self, strategy: RetryStrategy) -> bool:
-        return self.constrained or strategy == RetryStrategy.CONSTRAINED
+        return self.constrained or strategy in SCHEMA_STRATEGIES
 
-    def first_request(self, prompt: str) -> AttemptRequest:
+    def first_request(self, prompt: str, decoding: DecodingSchemas | None = None) -> AttemptRequest:
+        constrained = self.sends_schema(self.strategy)
         return AttemptRequest(
             1,
             self.allowed_attempts,
@@ -320,8 +326,26 @@ class AttemptPolicy:
             prompt,
             AttemptMode.INITIAL,
             strategy=self.strategy,
-            constrained=self.sends_schema(self.strategy),
+            constrained=constrained,
+            schema=decoding.full if constrained and decoding is not None else None,
         )
+
+    @staticmethod
+    def _decoding_schema(
+        strategy: RetryStrategy, last: HistoryItem, decoding: DecodingSchemas | None
+    ) -> tuple[RetryStrategy, Mapping[str, Any] | None]:
+        """(strategy, schema) for a constrained retry: ``targeted`` with nothing to keep (no
+        object parsed, every field failing) is a constrained resample."""
+        if decoding is None:
+            return (
+                RetryStrategy.CONSTRAINED if strategy == RetryStrategy.TARGETED else strategy
+            ), None
+        if strategy == RetryStrategy.TARGETED:
+            targeted = decoding.targeted(outcome_of(last))
+            if targeted is not None:
+                return strategy, targeted
+            strategy = RetryStrategy.CONSTRAINED
+        return strategy, decoding.full
 
     def next_request(
         self,
@@ -332,6 +356,7 @@ class AttemptPolicy:
         resume: ResumeMode = ResumeMode.NEVER,
         model: type[BaseModel] | None = None,
         payload_format: str = "JSON",
+        decoding: DecodingSchemas | None = None,
     ) -> AttemptRequest:
         """What attempt ``len(history) + 1`` sends after a failed one: the strategy's prompt (or
         messages), seed offset and schema flag; the escalation context on an ESCALATE decision.
@@ -348,6 +373,9 @@ class AttemptPolicy:
         mode = FeedbackMode.RESUMED if resumed else FeedbackMode.FULL
         attempt = len(history) + 1
         strategy, schema, category = self.choose_retry(history[-1])
+        decode_with: Mapping[str, Any] | None = None
+        if schema:
+            strategy, decode_with = self._decoding_schema(strategy, history[-1], decoding)
         messages: list[dict[str, str]] | None = None
         instructions = self.feedback_style == FeedbackStyle.INSTRUCTIONS
         if escalation is not None or (strategy == RetryStrategy.FEEDBACK and instructions):
@@ -384,6 +412,7 @@ class AttemptPolicy:
             messages=tuple(messages) if messages is not None else None,
             constrained=schema,
             retry_for=category,
+            schema=decode_with,
         )
 
     def strategy_prompt(
@@ -400,7 +429,7 @@ class AttemptPolicy:
         outcomes = [outcome_of(item) for item in history]
         last = outcomes[-1]
         completion = self.feedback_style == FeedbackStyle.COMPLETION
-        if strategy in (RetryStrategy.RESAMPLE, RetryStrategy.CONSTRAINED):
+        if strategy in (RetryStrategy.RESAMPLE, *SCHEMA_STRATEGIES):
             return original_prompt, None
         if strategy == RetryStrategy.FEEDBACK:  # completion style; instructions use feedback()
             return completion_feedback(original_prompt, last), None

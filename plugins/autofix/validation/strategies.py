@@ -17,9 +17,19 @@ FIXED_STRATEGIES: tuple[RetryStrategy, ...] = (
     RetryStrategy.HYBRID,
     RetryStrategy.HISTORY,
     RetryStrategy.CONSTRAINED,
+    RetryStrategy.TARGETED,
 )
 RESAMPLING: frozenset[RetryStrategy] = frozenset(
-    {RetryStrategy.RESAMPLE, RetryStrategy.HYBRID, RetryStrategy.CONSTRAINED}
+    {
+        RetryStrategy.RESAMPLE,
+        RetryStrategy.HYBRID,
+        RetryStrategy.CONSTRAINED,
+        RetryStrategy.TARGETED,
+    }
+)
+# Strategies that always send a schema: an arm of their own, never with a "+constrained" suffix.
+SCHEMA_STRATEGIES: frozenset[RetryStrategy] = frozenset(
+    {RetryStrategy.CONSTRAINED, RetryStrategy.TARGETED}
 )
 TRUNCATED = "truncated"  # a pseudo category: the answer was cut off
 
@@ -46,7 +56,7 @@ def resolve_auto(samples: bool) -> tuple[RetryStrategy, bool]:
 def arm(strategy: str, schema: bool) -> str:
     """The name a (strategy, schema sent?) pair is counted under: resample + schema is
     ``constrained``, any other strategy with the schema gets a ``+constrained`` suffix."""
-    if not schema or strategy == RetryStrategy.CONSTRAINED:
+    if not schema or strategy in SCHEMA_STRATEGIES:
         return strategy
     if strategy == RetryStrategy.RESAMPLE:
         return RetryStrategy.CONSTRAINED
@@ -58,7 +68,7 @@ def arm_parts(name: str) -> tuple[RetryStrategy, bool]:
     suffix = f"+{RetryStrategy.CONSTRAINED}"
     if name.endswith(suffix):
         return RetryStrategy(name[: -len(suffix)]), True
-    return RetryStrategy(name), name == RetryStrategy.CONSTRAINED
+    return RetryStrategy(name), name in SCHEMA_STRATEGIES
 
 
 def primary_category(outcome: ValidationOutcome) -> str:

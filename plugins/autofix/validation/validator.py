@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from autofix.errors import PayloadError
 from autofix.finish import normalise_finish_reason
 from autofix.result import ErrorCategory, FieldError, FinishReason, Status
+from autofix.validation.cross_field import model_rules
 from autofix.validation.extract import PayloadFormat
 from autofix.validation.field_errors import SemanticValidator, validate_value
 from autofix.validation.outcome import ValidationOutcome
@@ -61,6 +62,10 @@ class OutputValidator:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "model", resolve_schema(self.schema))
+        # The model's own cross-field rules are checked first, like any semantic validator.
+        declared = model_rules(self.model)
+        if declared:
+            object.__setattr__(self, "semantic_validators", (*declared, *self.semantic_validators))
 
     @property
     def payload_format(self) -> PayloadFormat:

@@ -89,7 +89,9 @@ def client_request(request: AgentRequest) -> ClientRequest:
         "base_url": base_url_from(options),
         "prompt": request.prompt,
         "model": request.model or options.get("model"),
-        "json_schema": request.output_schema,
+        "json_schema": dict(attempt.schema)
+        if attempt.schema is not None
+        else request.output_schema,
         "seed": attempt.seed_for(options.get("seed")),
         "messages": [dict(m) for m in attempt.messages] if attempt.messages is not None else None,
         "constrained": attempt.constrained,
