@@ -3,8 +3,9 @@
     make llm-up
     .venv/bin/python benchmarks/e2e_local_llm.py --iterations 100 --out logs/e2e_local_llm.json
 
-Gemma 3 270M (a base model, completion-style few-shot prompts) behind the llama.cpp server, three
-task schemas, every strategy on the same budget (3 attempts), the same seeds and the same model.
+Gemma 3 270M (a base model, completion-style few-shot prompts) behind the llama.cpp server, the
+task schemas of benchmarks/llm_tasks.py (two of them held out), every strategy on the same budget
+(3 attempts), the same seeds and the same model.
 Attempt 1 is the same request for every strategy (same prompt, same seed), so strategies differ
 only in what their retries send. The loop is autofix's own (AttemptLoop + AttemptPolicy); the
 client is the one ``agent="openai"`` runs, called in process here so 2 cores spend their time on
@@ -22,13 +23,13 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field
+from llm_tasks import HELD_OUT, TASKS, Task
 
 from autofix.agents.base import AttemptOptions
 from autofix.agents.openai.client import ClientRequest, call
@@ -42,184 +43,10 @@ from autofix.validation.policy import AttemptPolicy, AttemptRequest
 from autofix.validation.records import AttemptRecord
 from autofix.validation.reply import LLMReply
 from autofix.validation.strategies import STRATEGIES, arm
-from autofix.validation.validator import OutputValidator
 
 MAX_ATTEMPTS = 3
 BASE_SEED = 1000
 TEMPERATURE = 1.0
-
-# ---------------------------------------------------------------------------- tasks
-
-
-class Strategy(BaseModel):
-    name: str = Field(pattern=r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
-    indicators: list[str] = Field(min_length=2)
-    period: int = Field(ge=1, le=250)
-    threshold: float = Field(ge=0, le=100)
-
-
-class TestConfig(BaseModel):
-    __test__ = False
-    model_config = ConfigDict(extra="forbid")
-
-    framework: Literal["pytest", "unittest", "jest", "vitest", "go", "cargo"]
-    test_command: str = Field(min_length=1)
-    test_paths: list[str]
-    checks: list[Literal["ruff", "mypy", "flake8", "black", "eslint", "tsc", "gofmt", "clippy"]] = (
-        Field(min_length=1)
-    )
-
-
-class Recommendation(BaseModel):
-    type: Literal["recommendation", "no_action"]
-    items: list[str]
-    confidence: float = Field(ge=0, le=1)
-
-
-def test_config_rules(value: Any) -> list[str]:
-    errors: list[str] = []
-    framework, command = value.framework, value.test_command
-    expected = {"unittest": "unittest", "go": "go test", "cargo": "cargo test"}.get(
-        framework, framework
-    )
-    if expected not in command:
-        errors.append(f"test_command must run {framework} (contain {expected!r}), got {command!r}")
-    return errors
-
-
-def recommendation_rules(value: Any) -> list[str]:
-    if value.type == "recommendation" and not value.items:
-        return ["items must not be empty when type is 'recommendation'"]
-    if value.type == "no_action" and value.items:
-        return ["items must be empty when type is 'no_action'"]
-    return []
-
-
-@dataclass(frozen=True)
-class Task:
-    name: str
-    schema: type[BaseModel]
-    header: str
-    examples: Sequence[tuple[str, str]]
-    inputs: Sequence[str]
-    label: str
-    rules: Callable[[Any], list[str]] | None = None
-    max_tokens: int = 96
-
-    def prompt(self, index: int) -> str:
-        shots = "\n\n".join(f"{self.label}: {q}\nJSON: {a}" for q, a in self.examples)
-        return f"{self.header}\n\n{shots}\n\n{self.label}: {self.inputs[index % len(self.inputs)]}\nJSON:"
-
-
-STRATEGY_TASK = Task(
-    name="strategy",
-    schema=Strategy,
-    header="Trading strategies as JSON. name is snake_case; indicators lists at least 2 "
-    "indicators; period is 1 to 250; threshold is 0 to 100.",
-    label="Idea",
-    examples=(
-        (
-            "RSI and SMA: buy oversold dips while price is above the 200-day average",
-            '{"name": "rsi_trend_filter", "indicators": ["rsi", "sma"], "period": 200, "threshold": 30}',
-        ),
-        (
-            "MACD and volume: sell when MACD crosses down on a volume spike",
-            '{"name": "macd_volume_exit", "indicators": ["macd", "volume"], "period": 26, "threshold": 70}',
-        ),
-        (
-            "Bollinger bands and ATR: buy breakouts above the upper band",
-            '{"name": "bollinger_atr_breakout", "indicators": ["bollinger", "atr"], "period": 20, "threshold": 55}',
-        ),
-    ),
-    inputs=(
-        "stochastic and EMA: momentum entries on crossovers",
-        "RSI and volume: mean reversion at RSI extremes",
-        "ADX and SMA: follow strong trends",
-        "Keltner channel and RSI: buy dips at the lower channel",
-        "OBV and RSI: short on divergence",
-        "VWAP and EMA: intraday scalping",
-        "Ichimoku and MACD: swing trades on cloud breaks",
-        "parabolic SAR and MACD: exit on flips",
-        "CCI and SMA: accumulate below -100 in an uptrend",
-        "z-score and correlation: pairs trading",
-        "SMA and EMA: golden cross",
-        "Bollinger and Keltner: volatility squeeze",
-    ),
-)
-
-TEST_CONFIG_TASK = Task(
-    name="test_config",
-    schema=TestConfig,
-    header="How each project runs its tests, as JSON. framework is one of pytest, unittest, jest, "
-    "vitest, go, cargo; test_command runs that framework; checks lists at least one of ruff, "
-    "mypy, flake8, black, eslint, tsc, gofmt, clippy.",
-    label="Project",
-    examples=(
-        (
-            "a Python library with tests/ and a pyproject.toml using ruff and mypy",
-            '{"framework": "pytest", "test_command": "pytest -q tests", "test_paths": ["tests"], "checks": ["ruff", "mypy"]}',
-        ),
-        (
-            "a TypeScript web app with vitest and eslint",
-            '{"framework": "vitest", "test_command": "npx vitest run", "test_paths": ["src"], "checks": ["eslint", "tsc"]}',
-        ),
-        (
-            "a Rust crate",
-            '{"framework": "cargo", "test_command": "cargo test", "test_paths": ["tests"], "checks": ["clippy"]}',
-        ),
-    ),
-    inputs=(
-        "a Django site with pytest-django and flake8",
-        "a Go service with a Makefile",
-        "a Node.js API tested with jest",
-        "a small Python script collection using unittest and black",
-        "a React component library with vitest",
-        "a data pipeline in Python with pytest, ruff and mypy",
-        "a CLI written in Rust with integration tests",
-        "a TypeScript monorepo using jest and tsc",
-        "a Flask app with tests in app/tests",
-        "a Go library formatted with gofmt",
-    ),
-    rules=test_config_rules,
-)
-
-RECOMMENDATION_TASK = Task(
-    name="recommendation",
-    schema=Recommendation,
-    header="Code review verdicts as JSON. type is recommendation or no_action; items lists the "
-    "changes to make (empty for no_action, not empty for recommendation); confidence is 0 to 1.",
-    label="Review",
-    examples=(
-        (
-            "function parse() swallows every exception",
-            '{"type": "recommendation", "items": ["catch only ValueError in parse()", "log the error"], "confidence": 0.8}',
-        ),
-        (
-            "clean small change with tests",
-            '{"type": "no_action", "items": [], "confidence": 0.9}',
-        ),
-        (
-            "SQL query built with string formatting",
-            '{"type": "recommendation", "items": ["use query parameters"], "confidence": 0.95}',
-        ),
-    ),
-    inputs=(
-        "a loop that opens a file on every iteration",
-        "typo fix in a docstring",
-        "password compared with == instead of a constant-time compare",
-        "new endpoint without input validation",
-        "renamed a variable for clarity",
-        "global mutable default argument in a helper",
-        "README wording update",
-        "retry loop without any backoff",
-        "tests added for an edge case",
-        "hard-coded API token in config.py",
-    ),
-    rules=recommendation_rules,
-)
-
-TASKS = {t.name: t for t in (STRATEGY_TASK, TEST_CONFIG_TASK, RECOMMENDATION_TASK)}
-
 
 # ---------------------------------------------------------------------------- one run
 
@@ -251,7 +78,7 @@ class Client:
         self.base_url = base_url
         self.task = task
         self.http = httpx.Client(timeout=httpx.Timeout(120.0, connect=5.0))
-        self.schema = task.schema.model_json_schema()
+        self.schema = task.schema.model_json_schema()  # unless the attempt says another
         self.cache: dict[str, tuple[LLMReply, float]] = {}
         self.seconds = 0.0  # charged, cached calls included
 
@@ -262,6 +89,7 @@ class Client:
                 request.messages,
                 AttemptOptions(seed_offset=request.seed_offset).seed_for(seed),
                 request.constrained,
+                request.schema,
             ]
         )
         if key not in self.cache:
@@ -283,7 +111,7 @@ class Client:
             seed=AttemptOptions(seed_offset=request.seed_offset).seed_for(seed),
             max_tokens=self.task.max_tokens,
             stop=["\n"],
-            json_schema=self.schema,
+            json_schema=dict(request.schema) if request.schema is not None else self.schema,
             constrained=request.constrained,
             constrained_as="grammar",  # llama.cpp GBNF from the schema: completions have no response_format
             max_retries=2,
@@ -310,7 +138,7 @@ def run_one(
     store: MemoryStore,
     advisor: AdaptiveAdvisor | None,
 ) -> RunResult:
-    validator = OutputValidator(task.schema, semantic_validators=[task.rules] if task.rules else ())
+    validator = task.validator()
     # "auto" resolves as it does for agent="openai": adaptive, the schema on attempt 1.
     policy = AttemptPolicy(
         max_attempts=MAX_ATTEMPTS,
@@ -442,10 +270,11 @@ def table(summary: dict[str, dict[str, dict[str, Any]]]) -> str:
         return "–" if value is None else f"{value:.{digits}f}"
 
     for task, rows in summary.items():
+        label = f"{task} (held out)" if task in HELD_OUT else task
         for strategy, s in rows.items():
             low, high = s["final_ci"]
             lines.append(
-                f"| {task} | {strategy} | {s['n']} | {pct(s['first_attempt'])} | "
+                f"| {label} | {strategy} | {s['n']} | {pct(s['first_attempt'])} | "
                 f"**{pct(s['final'])}** ({pct(low)}–{pct(high)}) | {pct(s['retry_utilisation'])} | "
                 f"{pct(s['retry_success'])} | {pct(s['exhaustion'])} | {num(s['calls_per_valid'])} | "
                 f"{num(s['tokens_per_valid'], 0)} | {num(s['seconds_per_valid'])} |"

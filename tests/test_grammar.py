@@ -63,10 +63,20 @@ def test_number_rule_accepts_exactly_the_range(
                 assert accepts(rule, text) == inside(value, lo, hi), (lo, hi, text)
 
 
-def test_bounds_that_cannot_be_exact_keep_only_the_sign() -> None:
+def test_fractional_or_exclusive_bounds_decode_between_the_whole_numbers_inside_them() -> None:
     rule = numeric_bounds_rule({"type": "number", "exclusiveMinimum": 0.5, "exclusiveMaximum": 2})
+    assert rule is not None and accepts(rule, "1") and accepts(rule, "1.0")
+    assert not any(accepts(rule, t) for t in ("0.25", "0.5", "2", "1.5", "-1"))  # 1.5: a subset
+    above = numeric_bounds_rule({"type": "number", "exclusiveMinimum": 14})
+    assert above is not None and accepts(above, "15.5") and not accepts(above, "14.5")
+    low = numeric_bounds_rule({"type": "number", "minimum": -40.5})
+    assert low is not None and accepts(low, "-40") and not accepts(low, "-41")
+
+
+def test_bounds_with_no_whole_number_inside_keep_only_the_sign() -> None:
+    rule = numeric_bounds_rule({"type": "number", "minimum": 0.1, "maximum": 0.9})
     assert rule is not None and accepts(rule, "0.25") and not accepts(rule, "-1")
-    assert numeric_bounds_rule({"type": "number", "minimum": -0.5}) is None
+    assert numeric_bounds_rule({"type": "number", "minimum": -0.5, "maximum": -0.25}) is None
     assert numeric_bounds_rule({"type": "string"}) is None
     with pytest.raises(ValueError, match="no integer lies in"):
         integer_rule(5, 4)

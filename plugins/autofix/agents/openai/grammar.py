@@ -8,7 +8,10 @@ This module keeps the converter for everything else and adds rules for bounded n
 - integers: exact digit-range alternations for ``[minimum, maximum]`` (inclusive or exclusive);
 - numbers with integer bounds: an integral part in range plus a fraction, the upper bound itself
   only with a zero fraction, no exponent;
-- other bounds (fractional limits): the sign only (no ``-`` when the minimum is >= 0).
+- numbers with fractional or exclusive bounds: the same rule between the whole numbers just
+  inside them (``minimum: 2.5`` decodes from 3): a subset, so every value it lets through is
+  valid; when no whole number lies inside (``0.1..0.9``), the sign only (no ``-`` when the
+  minimum is >= 0).
 
 Needs the ``[local-llm]`` extra (llama-cpp-python) for the converter.
 """
@@ -119,17 +122,16 @@ def numeric_bounds_rule(schema: Mapping[str, Any]) -> str | None:
         lo = math.ceil(max(lows)) if lows else None
         hi = math.floor(min(highs)) if highs else None
         return integer_rule(lo, hi)
-    exclusive = "exclusiveMinimum" in schema or "exclusiveMaximum" in schema
-    whole = all(float(v).is_integer() for v in lows + highs)
-    if exclusive or not whole:
-        floor = max([*lows, float(schema.get("exclusiveMinimum", -math.inf))], default=None)
-        if floor is not None and floor >= 0:
-            return f"{natural_range(0, None)} {_FRACTION}"  # the sign only
-        return None
-    return number_rule(
-        int(max(lows)) if lows else None,
-        int(min(highs)) if highs else None,
-    )
+    if "exclusiveMinimum" in schema:
+        lows.append(math.floor(float(schema["exclusiveMinimum"])) + 1)
+    if "exclusiveMaximum" in schema:
+        highs.append(math.ceil(float(schema["exclusiveMaximum"])) - 1)
+    lo = math.ceil(max(lows)) if lows else None
+    hi = math.floor(min(highs)) if highs else None
+    if lo is not None and hi is not None and lo > hi:
+        floor = max([*lows, float(schema.get("exclusiveMinimum", -math.inf))])
+        return f"{natural_range(0, None)} {_FRACTION}" if floor >= 0 else None  # the sign only
+    return number_rule(lo, hi)
 
 
 def schema_grammar(schema: Mapping[str, Any]) -> str:

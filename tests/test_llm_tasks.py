@@ -1,0 +1,57 @@
+"""The real-model benchmark's task suite (benchmarks/llm_tasks.py) is sound before any model runs:
+every example is a valid answer, every task's decoding grammar builds, and the suite covers the
+shapes it claims, with its held-out part."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from autofix.agents.openai.grammar import schema_grammar
+from autofix.validation.cross_field import Exclusive, Ordered, Total, When, model_rules
+from autofix.validation.decoding import DecodingSchemas
+
+SUITE = Path(__file__).resolve().parents[1] / "benchmarks" / "llm_tasks.py"
+
+
+def load_suite() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("llm_tasks", SUITE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("llm_tasks", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+suite = load_suite()
+TASKS: dict[str, Any] = suite.TASKS
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_every_example_is_a_valid_answer_and_the_grammar_builds(name: str) -> None:
+    task = TASKS[name]
+    validator = task.validator()
+    for question, answer in task.examples:
+        outcome = validator.validate(answer)
+        assert outcome.ok, (question, [e.message for e in outcome.errors])
+    decoding = DecodingSchemas.of(validator.model, validator.semantic_validators)
+    assert "root ::=" in schema_grammar(decoding.full or decoding.schema)
+    assert len(task.inputs) >= 10
+
+
+def test_the_suite_covers_its_shapes_and_holds_two_tasks_out() -> None:
+    assert len(TASKS) >= 8
+    assert suite.HELD_OUT == ("job_schedule", "quality_check")
+    rules = [r for task in TASKS.values() for r in model_rules(task.schema)]
+    for shape in (When, Exclusive, Ordered, Total):
+        assert any(isinstance(r, shape) for r in rules), shape
+    schemas = [task.schema.model_json_schema() for task in TASKS.values()]
+    text = "".join(str(s) for s in schemas)
+    for keyword in ("'pattern'", "'enum'", "'$defs'", "'null'", "'minimum'", "'maxItems'"):
+        assert keyword in text, keyword
+    assert any(task.rules is not None for task in TASKS.values())  # one opaque rule too
