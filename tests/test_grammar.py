@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from autofix.agents.openai.grammar import (
+    check_escapes,
+    gbnf_pattern,
     integer_rule,
     number_rule,
     numeric_bounds_rule,
@@ -99,3 +101,47 @@ def test_schema_grammar_keeps_the_converter_and_adds_the_bounds() -> None:
     assert accepts(period, "250") and not accepts(period, "251") and not accepts(period, "0")
     assert accepts(threshold, "99.5") and accepts(threshold, "100.0")
     assert not accepts(threshold, "-100") and not accepts(threshold, "100.5")
+
+
+PATTERNS = [
+    r"^\d+\.\d+\.\d+$",
+    r"^https://tickets\.example\.com/[A-Z]+-\d+$",
+    r"^[\w.\-]+$",
+    r"^[a-z.]+@example\.com$",
+    r"^\S+ \S+$",
+    r"^[^\d\s]*\W?$",
+    r"^[]a]+[^]b]$",
+]
+TEXT = st.text(alphabet="aZ09_.-/:@ \t!x]b", max_size=12)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_rewritten_pattern_matches_what_the_original_matches(
+    pattern: str, data: st.DataObject
+) -> None:
+    rewritten = gbnf_pattern(pattern)
+    assert not re.search(r"\\[dwsDWS.]", rewritten)  # nothing the converter would copy as is
+    text = data.draw(st.one_of(st.from_regex(re.compile(pattern, re.ASCII), fullmatch=True), TEXT))
+    if "\f" in text or "\v" in text or "\n" in text or "\r" in text:
+        return  # \s and \S are spelled without form feed and vertical tab
+    assert bool(re.fullmatch(rewritten, text)) == bool(re.fullmatch(pattern, text, re.ASCII))
+
+
+def test_every_task_pattern_becomes_a_grammar_llama_cpp_reads() -> None:
+    class Release(BaseModel):
+        version: str = Field(pattern=r"^\d+\.\d+\.\d+$")
+        hook: str = Field(pattern=r"^https://hooks\.example\.com/\S+$")
+
+    grammar = schema_grammar(Release.model_json_schema())
+    assert "[0-9]" in grammar and "\\x2E" in grammar
+    check_escapes(grammar)
+
+
+def test_an_escape_llama_cpp_does_not_read_is_refused_naming_the_rule() -> None:
+    class Word(BaseModel):
+        word: str = Field(pattern=r"^\bcat\b$")
+
+    with pytest.raises(ValueError, match=r"rule 'word' holds the escape \\b"):
+        schema_grammar(Word.model_json_schema())

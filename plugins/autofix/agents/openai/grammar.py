@@ -13,6 +13,11 @@ This module keeps the converter for everything else and adds rules for bounded n
   valid; when no whole number lies inside (``0.1..0.9``), the sign only (no ``-`` when the
   minimum is >= 0).
 
+String patterns are rewritten first into the regex subset the converter copies faithfully
+(``\\d``, ``\\w``, ``\\s`` and escaped punctuation become character classes): it would copy
+``\\d`` into the grammar verbatim, which llama.cpp refuses (and its server then died). A
+grammar still holding an escape llama.cpp does not read is refused here, naming the rule.
+
 Needs the ``[local-llm]`` extra (llama-cpp-python) for the converter.
 """
 
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -134,6 +140,71 @@ def numeric_bounds_rule(schema: Mapping[str, Any]) -> str | None:
     return number_rule(lo, hi)
 
 
+_SHORTHAND_IN_CLASS = {"d": "0-9", "w": "A-Za-z0-9_", "s": " \\t\\n\\r"}
+_SHORTHAND = {
+    **{k: f"[{v}]" for k, v in _SHORTHAND_IN_CLASS.items()},
+    "D": "[^0-9]",
+    "W": "[^A-Za-z0-9_]",
+    "S": "[^ \\t\\n\\r]",
+}
+# Escapes llama.cpp's grammar parser reads (parse_char, parse_space): anything else is an error.
+_GBNF_ESCAPES = frozenset('xuUtnr"[]\\')
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+def _hex(ch: str) -> str:
+    return f"\\x{ord(ch):02X}" if ord(ch) < 0x100 else ch
+
+
+def gbnf_pattern(pattern: str) -> str:
+    """``pattern`` with shorthand classes and escaped punctuation spelled as character classes
+    (``\\x`` escapes inside them), which llama-cpp-python's converter passes through intact.
+    Other escapes (``\\b``, ``\\A``) are left for ``check_escapes`` to refuse."""
+    out: list[str] = []
+    in_class = False
+    opened = 0  # where the open class's items start in ``out``
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            i += 2
+            if in_class:
+                if nxt in _SHORTHAND_IN_CLASS:
+                    out.append(_SHORTHAND_IN_CLASS[nxt])
+                elif not nxt.isalnum():
+                    out.append(_hex(nxt))
+                else:
+                    out.append("\\" + nxt)
+            elif nxt in _SHORTHAND:
+                out.append(_SHORTHAND[nxt])
+            elif not nxt.isalnum():
+                out.append(f"[{_hex(nxt)}]")
+            else:
+                out.append("\\" + nxt)
+            continue
+        if ch == "[" and not in_class:
+            in_class, opened = True, len(out) + 1
+        elif ch == "]" and in_class and "".join(out[opened:]) not in ("", "^"):
+            in_class = False  # a "]" first in the class (or after "^") is a literal
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def check_escapes(grammar: str) -> None:
+    """Raise ValueError naming the rule when ``grammar`` holds an escape llama.cpp refuses."""
+    for line in grammar.splitlines():
+        for found in _ESCAPE.finditer(line):
+            if found.group(1) not in _GBNF_ESCAPES:
+                rule = line.split("::=", 1)[0].strip()
+                raise ValueError(
+                    f"cannot turn the schema into a grammar: rule {rule!r} holds the escape "
+                    f"\\{found.group(1)}, which llama.cpp does not read; simplify that field's "
+                    "pattern or use constrained_as='json_schema'"
+                )
+
+
 def schema_grammar(schema: Mapping[str, Any]) -> str:
     """The schema as a llama.cpp GBNF grammar (for completions endpoints, which have no
     response_format), with numeric bounds. Raises ValueError when it cannot be built."""
@@ -155,12 +226,17 @@ def schema_grammar(schema: Mapping[str, Any]) -> str:
             rule_name = name + "-" if name in llama_grammar.RESERVED_NAMES else name or "root"
             return str(self._add_rule(rule_name, f"({rule}) space"))
 
+        def _visit_pattern(self, pattern: str, name: str) -> str:
+            return str(super()._visit_pattern(gbnf_pattern(pattern), name))
+
     try:
         converter: Any = BoundedConverter(
             prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False
         )
         resolved = converter.resolve_refs(json.loads(json.dumps(dict(schema))), "stdin")
         converter.visit(resolved, "")
-        return str(converter.format_grammar())
+        grammar = str(converter.format_grammar())
     except Exception as exc:  # the converter raises bare errors on schemas it does not support
         raise ValueError(f"cannot turn the schema into a grammar: {exc}") from exc
+    check_escapes(grammar)
+    return grammar
