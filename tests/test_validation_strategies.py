@@ -167,8 +167,9 @@ def test_adaptive_with_a_schema_starts_constrained_then_learns_when_to_drop_it()
     stats = RecoveryStats()
     for ok in [True] * 6 + [False] * 4:
         stats.add("range_violation", "resample", ok)
-    for ok in [True] * 2 + [False] * 8:
-        stats.add("range_violation", "constrained", ok)
+    for arm_name in ("constrained", "targeted"):  # both schema arms measured (explored)
+        for ok in [True] * 2 + [False] * 8:
+            stats.add("range_violation", arm_name, ok)
     seen, _ = run(replace(policy, advisor=AdaptiveAdvisor(stats=stats)), [BAD, GOOD])
     assert seen[0].constrained and not seen[1].constrained and seen[1].strategy == "resample"
 
@@ -232,4 +233,10 @@ def test_adaptive_measures_its_prior_before_overruling_it() -> None:
     assert advisor.choose("range_violation") == "constrained"  # the table's arm, 0 trials so far
     for ok in [True] + [False] * 4:
         stats.add("range_violation", "constrained", ok)
-    assert advisor.choose("range_violation") == "resample"  # measured, and worse
+    assert advisor.choose("range_violation") == "targeted"  # the other schema arm is explored
+    for ok in [True, True] + [False] * 3:
+        stats.add("range_violation", "targeted", ok)
+    assert advisor.choose("range_violation") == "resample"  # both measured, both worse
+    stats.add("range_violation", "targeted", True)
+    stats.add("range_violation", "targeted", True)
+    assert advisor.choose("range_violation") == "targeted"  # 4/7 now beats resample's 5/10

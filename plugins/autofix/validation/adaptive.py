@@ -29,6 +29,8 @@ DEFAULT_ADAPTIVE_TABLE: dict[str, str] = {
 SCHEMA_ADAPTIVE_TABLE: dict[str, str] = {
     category: RetryStrategy.CONSTRAINED for category in DEFAULT_ADAPTIVE_TABLE
 }
+# Both schema arms are measured on every category before the rates decide (``explore``).
+SCHEMA_EXPLORE: tuple[str, ...] = (RetryStrategy.TARGETED, RetryStrategy.CONSTRAINED)
 SCHEMA_CANDIDATES: tuple[str, ...] = (
     RetryStrategy.CONSTRAINED,
     RetryStrategy.TARGETED,
@@ -95,6 +97,9 @@ class AdaptiveAdvisor:
     A strategy needs ``min_trials`` observations for the category before its rate counts;
     until then the fixed ``default_table`` decides. ``candidates`` limits the choice; they are
     arm names (``arm``), so ``for_schema`` also chooses whether a retry sends the schema.
+    ``explore``: arms tried ``min_trials`` times each, after the table's arm and before the rates
+    decide (explore, then commit). Its cost is bounded: at most ``len(explore) * min_trials``
+    retries per category go to an arm the table did not pick.
     """
 
     stats: RecoveryStats = field(default_factory=RecoveryStats)
@@ -106,6 +111,7 @@ class AdaptiveAdvisor:
         RetryStrategy.FEEDBACK,
         RetryStrategy.HISTORY,
     )
+    explore: tuple[str, ...] = ()
 
     @classmethod
     def from_store(cls, store: Any, operation: str | None = None, **kwargs: Any) -> AdaptiveAdvisor:
@@ -124,16 +130,19 @@ class AdaptiveAdvisor:
             min_trials=self.min_trials,
             default_table=dict(SCHEMA_ADAPTIVE_TABLE),
             candidates=SCHEMA_CANDIDATES,
+            explore=SCHEMA_EXPLORE,
         )
 
     def choose(self, category: str) -> str:
         """The table's choice until it has ``min_trials`` observations (the prior is measured
-        before it is overruled), then the best measured rate among the candidates."""
+        before it is overruled), then each ``explore`` arm in turn until it has as many, then
+        the best measured rate among the candidates."""
         fallback = self.default_table.get(category)
         if fallback not in self.candidates:
             fallback = self.candidates[0]
-        if self.stats.rate(category, fallback)[1] < self.min_trials:
-            return fallback
+        for trying in (fallback, *self.explore):
+            if trying in self.candidates and self.stats.rate(category, trying)[1] < self.min_trials:
+                return trying
         scored = [
             (rate, strategy)
             for strategy in self.candidates
