@@ -232,6 +232,17 @@ def test_a_targeted_schema_keeps_the_valid_fields_and_solves_the_broken_one() ->
     assert _valid(Window, {**fixed, "disk": 20})
 
 
+def test_a_total_is_solved_for_the_last_field_whose_bounds_admit_the_rest() -> None:
+    data = {"start_hour": 1, "end_hour": 2, "cpu": 50, "memory": 80, "disk": 0}
+    found = outcome(Window, data)
+    schema = targeted_schema(
+        Window.model_json_schema(), found.data, found.errors, Window.__autofix_rules__
+    )
+    assert schema is not None
+    assert schema["properties"]["memory"] == {"const": 50}  # disk would need -30
+    assert schema["properties"]["disk"] == {"const": 0}
+
+
 def test_a_targeted_schema_folds_the_rules_its_kept_fields_decide() -> None:
     found = outcome(
         Alert, {"severity": "sev1", "retries": 2, "retry_delay_s": 0, "ticket_url": "u"}

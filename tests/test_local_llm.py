@@ -20,6 +20,7 @@ from autofix.config import AutofixConfig, ValidationSettings
 from autofix.devtools.local_llm import MODEL_NAME, LocalServer
 from autofix.result import RetryClass, Status
 from autofix.task.agent_task import AgentTask, AgentTaskSpec, TraceContext
+from autofix.validation.cross_field import Total
 
 pytestmark = pytest.mark.e2e  # the real local model (llama.cpp)
 
@@ -151,6 +152,46 @@ def test_schema_sent_as_response_format_shapes_the_answer(
         "language_code",
     }
     assert next(r.envelope.context["constrained"] for r in store.iter_all()) is True
+
+
+class Split(BaseModel):
+    team: str = Field(pattern=r"^[a-z][a-z-]*$")
+    cpu_pct: int = Field(ge=0, le=100)
+    memory_pct: int = Field(ge=0, le=100)
+    storage_pct: int = Field(ge=0, le=100)
+
+    __autofix_rules__ = [Total(("cpu_pct", "memory_pct", "storage_pct"), equals=100)]
+
+
+# Examples that break the rule (each adds up to 120): the model copies the habit on attempt 1.
+SPLIT_PROMPT = """Team budgets as JSON.
+
+Team: search, CPU-bound
+JSON: {"team": "search", "cpu_pct": 60, "memory_pct": 40, "storage_pct": 20}
+
+Team: archive, storage heavy
+JSON: {"team": "archive", "cpu_pct": 20, "memory_pct": 30, "storage_pct": 70}
+
+Team: cache, memory heavy
+JSON: {"team": "cache", "cpu_pct": 30, "memory_pct": 70, "storage_pct": 20}
+
+Team: media, CPU heavy
+JSON:"""
+
+
+def test_targeted_retry_keeps_the_answer_and_solves_the_broken_total(
+    local_llm: LocalServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    result, store = run_task(local_llm, tmp_path, SPLIT_PROMPT, Split, retry_strategy="targeted")
+    records = list(store.iter_all())
+    first, last = (json.loads(r.result.raw_output) for r in (records[0], records[-1]))
+    assert first["cpu_pct"] + first["memory_pct"] + first["storage_pct"] != 100, first
+    assert result.success and len(records) == 2, result.error_message
+    assert records[1].envelope.context["strategy"] == "targeted"
+    kept = ("team", "cpu_pct", "memory_pct")
+    assert {k: last[k] for k in kept} == {k: first[k] for k in kept}
+    assert last["storage_pct"] == 100 - first["cpu_pct"] - first["memory_pct"]
 
 
 def test_stopped_server_is_a_transient_error_naming_the_url(

@@ -170,9 +170,10 @@ class CrossFieldRule:
         branch), or None when the schema cannot say it."""
         return None
 
-    def solve(self, data: Mapping[str, Any]) -> Variant:
+    def solve(self, data: Mapping[str, Any], properties: Properties | None = None) -> Variant:
         """For ``data`` that breaks the rule: the fields to decode again, each with what it
-        must then satisfy given the others ({} : the rule cannot say)."""
+        must then satisfy given the others ({} : the rule cannot say). ``properties``, the
+        object's own schemas, lets a rule pick a field whose bounds admit the solution."""
         return {}
 
     def __call__(self, value: Any) -> list[FieldError]:
@@ -229,7 +230,7 @@ class When(CrossFieldRule):
             return None
         return [{name: cond, **self.then}, {name: other}]
 
-    def solve(self, data: Mapping[str, Any]) -> Variant:
+    def solve(self, data: Mapping[str, Any], properties: Properties | None = None) -> Variant:
         if not self._applies(data):
             return {}
         return {k: dict(f) for k, f in self.then.items() if not holds(data.get(k), f)}
@@ -267,7 +268,7 @@ class Exclusive(CrossFieldRule):
             branches.append({n: {PRESENT: False} for n in self.names})
         return branches
 
-    def solve(self, data: Mapping[str, Any]) -> Variant:
+    def solve(self, data: Mapping[str, Any], properties: Properties | None = None) -> Variant:
         given = [n for n in self.names if data.get(n) is not None]
         if len(given) > 1:
             return {n: {PRESENT: False} for n in given[1:]}
@@ -308,7 +309,7 @@ class Ordered(CrossFieldRule):
         sign = ">" if self.strict else ">="
         return f"{high} ({data[high]}) must be {sign} {low} ({data[low]})"
 
-    def solve(self, data: Mapping[str, Any]) -> Variant:
+    def solve(self, data: Mapping[str, Any], properties: Properties | None = None) -> Variant:
         pair = self._first_break(data)
         if pair is None:
             return {}
@@ -361,11 +362,23 @@ class Total(CrossFieldRule):
             out["minimum"] = _tidy(self.at_least - rest)
         return out
 
-    def solve(self, data: Mapping[str, Any]) -> Variant:
-        values: list[Any] = [data.get(n) for n in self.names[:-1]]
-        if not all(_number(v) for v in values):
-            return {}
-        return {self.names[-1]: self._bounds(float(sum(values)))}
+    def solve(self, data: Mapping[str, Any], properties: Properties | None = None) -> Variant:
+        """The last field whose own bounds admit what the others leave (the last one when
+        none does: the schema's bounds then win over the rule's)."""
+        solutions: list[tuple[str, Fragment]] = []
+        for name in reversed(self.names):
+            others: list[Any] = [data.get(n) for n in self.names if n != name]
+            if all(_number(v) for v in others):
+                solutions.append((name, self._bounds(float(sum(others)))))
+        for name, frag in solutions:
+            own = (properties or {}).get(name, {})
+            if "const" not in frag or holds(frag["const"], _bounds_of(own)):
+                return {name: frag}
+        return dict(solutions[:1])
+
+
+def _bounds_of(schema: Mapping[str, Any]) -> Fragment:
+    return {k: schema[k] for k in _NUMERIC if k in schema}
 
 
 def _number(value: Any) -> bool:

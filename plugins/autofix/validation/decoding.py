@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from autofix.errors import AutofixError
-from autofix.result import FieldError
+from autofix.result import ErrorCategory, FieldError
 from autofix.validation.cross_field import (
     PRESENT,
     CrossFieldRule,
@@ -37,6 +37,7 @@ from autofix.validation.outcome import ValidationOutcome
 
 MAX_BRANCHES = 32  # a rule whose branches would pass this is left to the validator
 _TOP_FIELD = re.compile(r"^([^.\[\]]+)")
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 _LOWER = {"minimum": max, "exclusiveMinimum": max, "minItems": max, "minLength": max}
 _UPPER = {"maximum": min, "exclusiveMaximum": min, "maxItems": min, "maxLength": min}
 
@@ -88,6 +89,8 @@ def constrain(prop: Mapping[str, Any] | None, frag: Fragment) -> dict[str, Any] 
     if "const" in frag:
         allowed = out.get("enum")
         if allowed is not None and frag["const"] not in allowed:
+            raise _Contradiction
+        if not holds(frag["const"], {k: out[k] for k in _BOUNDS if k in out}):
             raise _Contradiction
         return {"const": frag["const"]}
     if "enum" in frag:
@@ -182,15 +185,18 @@ def redecode_targets(
 ) -> Variant:
     """The fields to decode again: those named by the errors' paths, and those the broken
     rules solve for, each with what the rule adds ({}: its own schema)."""
+    broken = [rule for rule in rules if rule.violation(data) is not None]
+    ruled = {name for rule in broken for name in rule.fields}
     targets: Variant = {}
     for error in errors:
         name = top_field(error.path)
-        if name is not None and name in properties:
-            targets.setdefault(name, {})
-    for rule in rules:
-        if rule.violation(data) is None:
+        if name is None or name not in properties:
             continue
-        solved = rule.solve(data)
+        if error.category is ErrorCategory.SEMANTIC_ERROR and name in ruled:
+            continue  # a broken rule's own error: its solve says which field and how
+        targets.setdefault(name, {})
+    for rule in broken:
+        solved = rule.solve(data, properties)
         if any(name in targets for name in set(rule.fields) - set(solved)):
             # a field it is solved from is decoded again: the rule's branches hold it instead
             continue
