@@ -297,3 +297,26 @@ def test_holds_treats_absent_and_null_alike() -> None:
     assert not holds(None, {"minItems": 1})
     assert holds(None, {})
     assert not holds(True, {"minimum": 0})  # a boolean is not a number here
+
+
+def test_an_opaque_rule_without_a_path_is_addressed_to_the_fields_its_message_names() -> None:
+    class Config(BaseModel):
+        framework: Literal["pytest", "jest"]
+        test_command: str
+        test_paths: list[str]
+
+    def runs_the_framework(value: Any) -> str | None:
+        if value.framework not in value.test_command:
+            return f"test_command must run {value.framework}, got {value.test_command!r}"
+        return None
+
+    validator = OutputValidator(Config, semantic_validators=[runs_the_framework])
+    found = validator.validate(
+        '{"framework": "jest", "test_command": "npm t", "test_paths": ["t"]}'
+    )
+    assert [e.path for e in found.errors] == ["(root)"]
+    schema = targeted_schema(Config.model_json_schema(), found.data, found.errors)
+    assert schema is not None
+    assert schema["properties"]["framework"] == {"const": "jest"}
+    assert list(schema["properties"]) == ["framework", "test_paths", "test_command"]
+    assert "const" not in schema["properties"]["test_command"]

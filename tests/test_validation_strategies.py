@@ -159,15 +159,16 @@ def test_arm_names_round_trip() -> None:
         assert arm(*arm_parts(name)) == name
 
 
-def test_adaptive_with_a_schema_starts_constrained_then_learns_when_to_drop_it() -> None:
+def test_adaptive_with_a_schema_starts_targeted_then_learns_when_to_drop_it() -> None:
     policy = AttemptPolicy(strategy="adaptive", constrained=True)
     seen, _ = run(policy, [BAD, GOOD])
     assert seen[0].constrained and seen[1].constrained
-    assert (seen[1].strategy, seen[1].seed_offset) == ("constrained", 1)
+    assert (seen[1].strategy, seen[1].seed_offset) == ("targeted", 1)
+    assert seen[1].schema is not None and seen[1].schema["properties"]["name"] == {"const": "x"}
     stats = RecoveryStats()
     for ok in [True] * 6 + [False] * 4:
         stats.add("range_violation", "resample", ok)
-    for arm_name in ("constrained", "targeted"):  # both schema arms measured (explored)
+    for arm_name in ("targeted", "constrained"):  # both schema arms measured (explored)
         for ok in [True] * 2 + [False] * 8:
             stats.add("range_violation", arm_name, ok)
     seen, _ = run(replace(policy, advisor=AdaptiveAdvisor(stats=stats)), [BAD, GOOD])
@@ -230,13 +231,23 @@ def test_adaptive_measures_its_prior_before_overruling_it() -> None:
     for ok in [True] * 5 + [False] * 5:
         stats.add("range_violation", "resample", ok)
     advisor = AdaptiveAdvisor(stats=stats).for_schema()
-    assert advisor.choose("range_violation") == "constrained"  # the table's arm, 0 trials so far
+    assert advisor.choose("range_violation") == "targeted"  # the table's arm, 0 trials so far
+    assert advisor.choose("truncated") == "constrained"  # nothing worth keeping
     for ok in [True] + [False] * 4:
-        stats.add("range_violation", "constrained", ok)
-    assert advisor.choose("range_violation") == "targeted"  # the other schema arm is explored
-    for ok in [True, True] + [False] * 3:
         stats.add("range_violation", "targeted", ok)
+    assert advisor.choose("range_violation") == "constrained"  # it disappoints: explore
+    for ok in [True, True] + [False] * 3:
+        stats.add("range_violation", "constrained", ok)
     assert advisor.choose("range_violation") == "resample"  # both measured, both worse
-    stats.add("range_violation", "targeted", True)
-    stats.add("range_violation", "targeted", True)
-    assert advisor.choose("range_violation") == "targeted"  # 4/7 now beats resample's 5/10
+    stats.add("range_violation", "constrained", True)
+    stats.add("range_violation", "constrained", True)
+    assert advisor.choose("range_violation") == "constrained"  # 4/7 now beats resample's 5/10
+
+
+def test_adaptive_explores_only_when_the_table_disappoints() -> None:
+    stats = RecoveryStats()
+    for ok in [True] * 4 + [False]:
+        stats.add("semantic_error", "targeted", ok)
+    advisor = AdaptiveAdvisor(stats=stats).for_schema()
+    assert advisor.choose("semantic_error") == "targeted"  # 4/5: constrained is never tried
+    assert stats.rate("semantic_error", "constrained")[1] == 0

@@ -23,13 +23,19 @@ DEFAULT_ADAPTIVE_TABLE: dict[str, str] = {
     ErrorCategory.RANGE_VIOLATION.value: RetryStrategy.HYBRID,
     ErrorCategory.SEMANTIC_ERROR.value: RetryStrategy.HYBRID,
 }
-# With a schema-capable endpoint: a fresh sample under the schema for every category. On Gemma
-# 3 270M it recovered semantic errors as well as or better than adding the error note
-# (docs/benchmarks.md); the store's rates overrule it per category.
+# With a schema-capable endpoint: the answer's valid fields kept and the failing ones decoded
+# again under the schema (targeted), a fresh constrained sample where nothing is worth keeping.
+# On Gemma 3 270M targeted recovered what a fresh sample could not (a broken total, an opaque
+# rule on one field; docs/benchmarks.md); the store's rates overrule it per category.
 SCHEMA_ADAPTIVE_TABLE: dict[str, str] = {
-    category: RetryStrategy.CONSTRAINED for category in DEFAULT_ADAPTIVE_TABLE
+    category: (
+        RetryStrategy.CONSTRAINED
+        if category in (TRUNCATED, ErrorCategory.STRUCTURAL_ERROR.value)
+        else RetryStrategy.TARGETED
+    )
+    for category in DEFAULT_ADAPTIVE_TABLE
 }
-# Both schema arms are measured on every category before the rates decide (``explore``).
+# The schema arms tried when the table's arm disappoints on a category (``explore``).
 SCHEMA_EXPLORE: tuple[str, ...] = (RetryStrategy.TARGETED, RetryStrategy.CONSTRAINED)
 SCHEMA_CANDIDATES: tuple[str, ...] = (
     RetryStrategy.CONSTRAINED,
@@ -97,9 +103,10 @@ class AdaptiveAdvisor:
     A strategy needs ``min_trials`` observations for the category before its rate counts;
     until then the fixed ``default_table`` decides. ``candidates`` limits the choice; they are
     arm names (``arm``), so ``for_schema`` also chooses whether a retry sends the schema.
-    ``explore``: arms tried ``min_trials`` times each, after the table's arm and before the rates
-    decide (explore, then commit). Its cost is bounded: at most ``len(explore) * min_trials``
-    retries per category go to an arm the table did not pick.
+    ``explore``: when the table's arm recovers less than ``explore_below`` of its first
+    ``min_trials`` retries of a category, these arms are tried ``min_trials`` times each before
+    the rates decide (explore, then commit). It costs nothing while the table's arm does well,
+    and at most ``len(explore) * min_trials`` retries per category otherwise.
     """
 
     stats: RecoveryStats = field(default_factory=RecoveryStats)
@@ -112,6 +119,7 @@ class AdaptiveAdvisor:
         RetryStrategy.HISTORY,
     )
     explore: tuple[str, ...] = ()
+    explore_below: float = 0.5
 
     @classmethod
     def from_store(cls, store: Any, operation: str | None = None, **kwargs: Any) -> AdaptiveAdvisor:
@@ -135,14 +143,21 @@ class AdaptiveAdvisor:
 
     def choose(self, category: str) -> str:
         """The table's choice until it has ``min_trials`` observations (the prior is measured
-        before it is overruled), then each ``explore`` arm in turn until it has as many, then
-        the best measured rate among the candidates."""
+        before it is overruled); if it disappoints, each ``explore`` arm in turn until it has
+        as many; then the best measured rate among the candidates."""
         fallback = self.default_table.get(category)
         if fallback not in self.candidates:
             fallback = self.candidates[0]
-        for trying in (fallback, *self.explore):
-            if trying in self.candidates and self.stats.rate(category, trying)[1] < self.min_trials:
-                return trying
+        rate, trials = self.stats.rate(category, fallback)
+        if trials < self.min_trials:
+            return fallback
+        if rate < self.explore_below:
+            for trying in self.explore:
+                if (
+                    trying in self.candidates
+                    and self.stats.rate(category, trying)[1] < self.min_trials
+                ):
+                    return trying
         scored = [
             (rate, strategy)
             for strategy in self.candidates

@@ -177,6 +177,11 @@ def top_field(path: str) -> str | None:
     return found.group(1) if found else None
 
 
+def named_fields(message: str, properties: Mapping[str, Any]) -> list[str]:
+    """The properties a message names as whole words (``test_command must run pytest``)."""
+    return [p for p in properties if re.search(rf"(?<![\w.]){re.escape(p)}(?![\w])", message)]
+
+
 def redecode_targets(
     data: Mapping[str, Any],
     errors: Sequence[FieldError],
@@ -190,6 +195,11 @@ def redecode_targets(
     targets: Variant = {}
     for error in errors:
         name = top_field(error.path)
+        if error.category is ErrorCategory.SEMANTIC_ERROR and name not in properties:
+            # a rule that reports no path is addressed to the fields its message names
+            for named in named_fields(error.message, properties):
+                targets.setdefault(named, {})
+            continue
         if name is None or name not in properties:
             continue
         if error.category is ErrorCategory.SEMANTIC_ERROR and name in ruled:
