@@ -210,13 +210,19 @@ def test_rules_the_schema_cannot_say_leave_it_alone_and_the_grammar_builds() -> 
 # -- the targeted re-decode -------------------------------------------------------------------
 
 
-def test_a_targeted_schema_keeps_the_valid_fields_and_solves_the_broken_one() -> None:
-    data = {"start_hour": 14, "end_hour": 9, "cpu": 50, "memory": 30, "disk": 20}
+def window_retry(data: dict[str, Any]) -> dict[str, Any]:
+    """The targeted retry's schema after a Window answer ``data``."""
     found = outcome(Window, data)
     schema = targeted_schema(
         Window.model_json_schema(), found.data, found.errors, Window.__autofix_rules__
     )
     assert schema is not None
+    return schema
+
+
+def test_a_targeted_schema_keeps_the_valid_fields_and_solves_the_broken_one() -> None:
+    data = {"start_hour": 14, "end_hour": 9, "cpu": 50, "memory": 30, "disk": 20}
+    schema = window_retry(data)
     assert list(schema["properties"]) == ["start_hour", "cpu", "memory", "disk", "end_hour"]
     assert schema["properties"]["cpu"] == {"const": 50}
     assert schema["properties"]["end_hour"]["exclusiveMinimum"] == 14
@@ -224,21 +230,12 @@ def test_a_targeted_schema_keeps_the_valid_fields_and_solves_the_broken_one() ->
     assert '"1" [5-9]' in end_rule and '"2" [0-3]' in end_rule  # 15..23: the bound is exact
     # a broken total is solved for its last field, from the others
     fixed = {**data, "end_hour": 20, "disk": 35}
-    again = outcome(Window, fixed)
-    schema = targeted_schema(
-        Window.model_json_schema(), again.data, again.errors, Window.__autofix_rules__
-    )
-    assert schema is not None and schema["properties"]["disk"] == {"const": 20}
+    assert window_retry(fixed)["properties"]["disk"] == {"const": 20}
     assert _valid(Window, {**fixed, "disk": 20})
 
 
 def test_a_total_is_solved_for_the_last_field_whose_bounds_admit_the_rest() -> None:
-    data = {"start_hour": 1, "end_hour": 2, "cpu": 50, "memory": 80, "disk": 0}
-    found = outcome(Window, data)
-    schema = targeted_schema(
-        Window.model_json_schema(), found.data, found.errors, Window.__autofix_rules__
-    )
-    assert schema is not None
+    schema = window_retry({"start_hour": 1, "end_hour": 2, "cpu": 50, "memory": 80, "disk": 0})
     assert schema["properties"]["memory"] == {"const": 50}  # disk would need -30
     assert schema["properties"]["disk"] == {"const": 0}
 

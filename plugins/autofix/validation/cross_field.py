@@ -237,20 +237,26 @@ class When(CrossFieldRule):
 
 
 @dataclass(frozen=True)
-class Exclusive(CrossFieldRule):
-    """At most one of ``names`` is given (not null); ``required``: exactly one."""
+class _OverNames(CrossFieldRule):
+    """A rule over two or more named fields."""
 
     names: tuple[str, ...] = ()
-    required: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", tuple(self.names))
         if len(self.names) < 2:
-            raise CrossFieldRuleError("Exclusive needs at least two field names")
+            raise CrossFieldRuleError(f"{type(self).__name__} needs at least two field names")
 
     @property
     def fields(self) -> tuple[str, ...]:
         return self.names
+
+
+@dataclass(frozen=True)
+class Exclusive(_OverNames):
+    """At most one of ``names`` is given (not null); ``required``: exactly one."""
+
+    required: bool = False
 
     def violation(self, data: Mapping[str, Any]) -> str | None:
         given = [n for n in self.names if data.get(n) is not None]
@@ -278,20 +284,10 @@ class Exclusive(CrossFieldRule):
 
 
 @dataclass(frozen=True)
-class Ordered(CrossFieldRule):
+class Ordered(_OverNames):
     """Numbers in order: ``names[0] <= names[1] <= ...`` (``strict``: ``<``)."""
 
-    names: tuple[str, ...] = ()
     strict: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "names", tuple(self.names))
-        if len(self.names) < 2:
-            raise CrossFieldRuleError("Ordered needs at least two field names")
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        return self.names
 
     def _first_break(self, data: Mapping[str, Any]) -> tuple[str, str] | None:
         for low, high in zip(self.names, self.names[1:], strict=False):
@@ -318,24 +314,17 @@ class Ordered(CrossFieldRule):
 
 
 @dataclass(frozen=True)
-class Total(CrossFieldRule):
+class Total(_OverNames):
     """The sum of numeric fields: ``equals``, ``at_most`` and/or ``at_least`` a bound."""
 
-    names: tuple[str, ...] = ()
     equals: float | None = None
     at_most: float | None = None
     at_least: float | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "names", tuple(self.names))
-        if len(self.names) < 2:
-            raise CrossFieldRuleError("Total needs at least two field names")
+        super().__post_init__()
         if self.equals is None and self.at_most is None and self.at_least is None:
             raise CrossFieldRuleError("Total needs equals, at_most or at_least")
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        return self.names
 
     def violation(self, data: Mapping[str, Any]) -> str | None:
         values: list[Any] = [data.get(n) for n in self.names]

@@ -118,22 +118,17 @@ def numeric_bounds_rule(schema: Mapping[str, Any]) -> str | None:
     keys = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
     if kind not in ("integer", "number") or not any(k in schema for k in keys):
         return None
+    # The whole numbers inside the bounds, exclusive ones included.
     lows = [float(schema["minimum"])] if "minimum" in schema else []
     highs = [float(schema["maximum"])] if "maximum" in schema else []
-    if kind == "integer":
-        if "exclusiveMinimum" in schema:
-            lows.append(math.floor(float(schema["exclusiveMinimum"])) + 1)
-        if "exclusiveMaximum" in schema:
-            highs.append(math.ceil(float(schema["exclusiveMaximum"])) - 1)
-        lo = math.ceil(max(lows)) if lows else None
-        hi = math.floor(min(highs)) if highs else None
-        return integer_rule(lo, hi)
     if "exclusiveMinimum" in schema:
         lows.append(math.floor(float(schema["exclusiveMinimum"])) + 1)
     if "exclusiveMaximum" in schema:
         highs.append(math.ceil(float(schema["exclusiveMaximum"])) - 1)
     lo = math.ceil(max(lows)) if lows else None
     hi = math.floor(min(highs)) if highs else None
+    if kind == "integer":
+        return integer_rule(lo, hi)
     if lo is not None and hi is not None and lo > hi:
         floor = max([*lows, float(schema.get("exclusiveMinimum", -math.inf))])
         return f"{natural_range(0, None)} {_FRACTION}" if floor >= 0 else None  # the sign only
