@@ -135,7 +135,9 @@ def test_a_model_declaring_something_else_as_rules_is_refused_with_what_to_give(
 
 def test_malformed_rules_say_what_is_allowed() -> None:
     with pytest.raises(CrossFieldRuleError, match="unknown keyword"):
-        When({"a": {"pattern": "x"}}, {"b": 1})
+        When({"a": {"format": "email"}}, {"b": 1})
+    with pytest.raises(CrossFieldRuleError, match="is not a regex"):
+        When({"a": 1}, {"b": {"pattern": "(unclosed"}})
     with pytest.raises(CrossFieldRuleError, match="at least two"):
         Ordered(("a",))
     with pytest.raises(CrossFieldRuleError, match="equals, at_most or at_least"):
@@ -317,3 +319,24 @@ def test_an_opaque_rule_without_a_path_is_addressed_to_the_fields_its_message_na
     assert schema["properties"]["framework"] == {"const": "jest"}
     assert list(schema["properties"]) == ["framework", "test_paths", "test_command"]
     assert "const" not in schema["properties"]["test_command"]
+
+
+def test_a_pattern_consequence_is_checked_with_a_timeout_and_folded_anchored() -> None:
+    class Run(BaseModel):
+        tool: Literal["pytest", "jest"]
+        command: str
+
+        __autofix_rules__ = [
+            When({"tool": tool}, {"command": {"pattern": tool}}) for tool in ("pytest", "jest")
+        ]
+
+    assert _valid(Run, {"tool": "jest", "command": "npx jest --ci"})
+    assert not _valid(Run, {"tool": "jest", "command": "pytest -q"})
+    folded = rules_schema(Run.model_json_schema(), Run.__autofix_rules__)
+    assert folded is not None and len(folded["anyOf"]) == 2  # one branch per tool, not four
+    commands = {
+        b["properties"]["tool"]["const"]: b["properties"]["command"] for b in folded["anyOf"]
+    }
+    assert commands["jest"]["pattern"] == "^.*(jest).*$"
+    assert "root ::= alternative-0 | alternative-1" in schema_grammar(folded)
+    assert not holds("a" * 30 + "!", {"pattern": "(a|aa)+$"})  # bounded: no hang, no match

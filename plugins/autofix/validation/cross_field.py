@@ -15,7 +15,8 @@ knows two things a plain function cannot say:
 Fields are the answer's top-level JSON properties. A fragment (``When``'s condition and
 consequence) is a small JSON Schema subset: ``const``, ``enum``, ``minimum``, ``maximum``,
 ``exclusiveMinimum``, ``exclusiveMaximum``, ``minItems``, ``maxItems``, ``minLength``,
-``maxLength``, and ``present`` (true: given and not null; false: absent or null). A bare value
+``maxLength``, ``pattern`` (the string contains a match, as in JSON Schema; run with a timeout)
+and ``present`` (true: given and not null; false: absent or null). A bare value
 means ``{"const": value}``.
 """
 
@@ -27,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
 from pydantic import BaseModel
 
 from autofix.errors import AutofixError
@@ -40,7 +42,9 @@ Variant = dict[str, Fragment]
 PRESENT = "present"
 _NUMERIC = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 _SIZES = ("minItems", "maxItems", "minLength", "maxLength")
-KEYWORDS = frozenset({"const", "enum", PRESENT, *_NUMERIC, *_SIZES})
+PATTERN = "pattern"  # a regex the string contains a match of (JSON Schema's "pattern")
+KEYWORDS = frozenset({"const", "enum", PRESENT, PATTERN, *_NUMERIC, *_SIZES})
+PATTERN_TIMEOUT_S = 0.05  # a rule's regex never runs unbounded
 
 
 class CrossFieldRuleError(AutofixError, ValueError):
@@ -57,6 +61,11 @@ def fragment(spec: Any) -> Fragment:
             f"unknown keyword(s) {unknown} in {dict(spec)!r}; use {sorted(KEYWORDS)}, "
             "or write a plain semantic validator for anything else"
         )
+    if PATTERN in spec:
+        try:
+            regex.compile(spec[PATTERN])
+        except (regex.error, TypeError) as exc:
+            raise CrossFieldRuleError(f"pattern {spec[PATTERN]!r} is not a regex: {exc}") from exc
     return dict(spec)
 
 
@@ -72,15 +81,28 @@ def _size(value: Any) -> int | None:
     return len(value) if isinstance(value, str | list | tuple | dict) else None
 
 
+def _contains_match(pattern: str, value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        return regex.search(pattern, value, timeout=PATTERN_TIMEOUT_S) is not None
+    except TimeoutError:
+        return False  # a value the rule cannot judge in time does not satisfy it
+
+
 def holds(value: Any, frag: Mapping[str, Any]) -> bool:
     """Does a field's value (``None`` when absent) satisfy ``frag``?"""
     if PRESENT in frag and (value is not None) != bool(frag[PRESENT]):
         return False
     if value is None:
-        return not any(k in frag for k in ("const", "enum", *_NUMERIC, "minItems", "minLength"))
+        return not any(
+            k in frag for k in ("const", "enum", PATTERN, *_NUMERIC, "minItems", "minLength")
+        )
     if "const" in frag and value != frag["const"]:
         return False
     if "enum" in frag and value not in frag["enum"]:
+        return False
+    if PATTERN in frag and not _contains_match(frag[PATTERN], value):
         return False
     number = isinstance(value, int | float) and not isinstance(value, bool)
     for key, ok in _COMPARE.items():
@@ -117,6 +139,8 @@ def describe(frag: Mapping[str, Any]) -> str:
         parts.append(f"{frag['const']!r}")
     if "enum" in frag:
         parts.append("one of " + ", ".join(repr(v) for v in frag["enum"]))
+    if PATTERN in frag:
+        parts.append(f"matching /{frag[PATTERN]}/")
     parts += [words[k].format(frag[k]) for k in words if k in frag]
     return " and ".join(parts) or "anything"
 

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from autofix.errors import AutofixError
 from autofix.result import ErrorCategory, FieldError
 from autofix.validation.cross_field import (
+    PATTERN,
     PRESENT,
     CrossFieldRule,
     Fragment,
@@ -98,6 +99,9 @@ def constrain(prop: Mapping[str, Any] | None, frag: Fragment) -> dict[str, Any] 
         if not values:
             raise _Contradiction
         return {"enum": values}
+    if PATTERN in frag and PATTERN not in out:
+        # JSON Schema's pattern is a search; the grammar converter reads anchored ones only
+        out[PATTERN] = f"^.*({frag[PATTERN]}).*$"
     return _narrow(out, frag)
 
 
@@ -128,11 +132,29 @@ def _branches(
         variants = rule.variants(properties)
         if not variants:
             continue
-        grown = [_join(b, v) for b in branches for v in variants]
+        # Contradictory branches go at once: rules on one field (a When per enum value) then
+        # grow the branches by one each, not twofold.
+        grown = [
+            joined
+            for b in branches
+            for v in variants
+            if _consistent(joined := _join(b, v), properties)
+        ]
         if len(grown) > MAX_BRANCHES:
             continue
         branches, folded = grown, True
     return branches if folded else None
+
+
+def _consistent(branch: Mapping[str, list[Fragment]], properties: Mapping[str, Any]) -> bool:
+    try:
+        for name, frags in branch.items():
+            prop: dict[str, Any] | None = properties.get(name)
+            for frag in frags:
+                prop = constrain(prop, frag)
+    except _Contradiction:
+        return False
+    return True
 
 
 def _join(branch: Mapping[str, list[Fragment]], variant: Variant) -> dict[str, list[Fragment]]:
