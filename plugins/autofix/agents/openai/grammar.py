@@ -136,12 +136,16 @@ def numeric_bounds_rule(schema: Mapping[str, Any]) -> str | None:
 
 
 _SHORTHAND_IN_CLASS = {"d": "0-9", "w": "A-Za-z0-9_", "s": " \\t\\n\\r"}
+# A pattern matches inside a JSON string: "any character" there is not a quote or a backslash
+# (unescaped, either would end or break the string), so negated classes and "." leave them out.
+_NOT_IN_STRING = '"\\\\'
 _SHORTHAND = {
     **{k: f"[{v}]" for k, v in _SHORTHAND_IN_CLASS.items()},
-    "D": "[^0-9]",
-    "W": "[^A-Za-z0-9_]",
-    "S": "[^ \\t\\n\\r]",
+    "D": f"[^0-9{_NOT_IN_STRING}]",
+    "W": f"[^A-Za-z0-9_{_NOT_IN_STRING}]",
+    "S": f"[^ \\t\\n\\r{_NOT_IN_STRING}]",
 }
+_ANY_IN_STRING = f"[^{_NOT_IN_STRING}\\x0A\\x0D]"
 # Escapes llama.cpp's grammar parser reads (parse_char, parse_space): anything else is an error.
 _GBNF_ESCAPES = frozenset('xuUtnr"[]\\')
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
@@ -153,8 +157,9 @@ def _hex(ch: str) -> str:
 
 def gbnf_pattern(pattern: str) -> str:
     """``pattern`` with shorthand classes and escaped punctuation spelled as character classes
-    (``\\x`` escapes inside them), which llama-cpp-python's converter passes through intact.
-    Other escapes (``\\b``, ``\\A``) are left for ``check_escapes`` to refuse."""
+    (``\\x`` escapes inside them), which llama-cpp-python's converter passes through intact;
+    ``.`` and negated classes leave out the quote and the backslash, which would end the JSON
+    string. Other escapes (``\\b``, ``\\A``) are left for ``check_escapes`` to refuse."""
     out: list[str] = []
     in_class = False
     opened = 0  # where the open class's items start in ``out``
@@ -178,10 +183,16 @@ def gbnf_pattern(pattern: str) -> str:
             else:
                 out.append("\\" + nxt)
             continue
+        if ch == "." and not in_class:
+            out.append(_ANY_IN_STRING)
+            i += 1
+            continue
         if ch == "[" and not in_class:
             in_class, opened = True, len(out) + 1
         elif ch == "]" and in_class and "".join(out[opened:]) not in ("", "^"):
             in_class = False  # a "]" first in the class (or after "^") is a literal
+            if out[opened : opened + 1] == ["^"]:
+                out.append(_NOT_IN_STRING)
         out.append(ch)
         i += 1
     return "".join(out)
