@@ -337,6 +337,6 @@ def test_a_pattern_consequence_is_checked_with_a_timeout_and_folded_anchored() -
     commands = {
         b["properties"]["tool"]["const"]: b["properties"]["command"] for b in folded["anyOf"]
     }
-    assert commands["jest"]["pattern"] == "^.*(jest).*$"
+    assert commands["jest"]["pattern"] == "^.{0,16}(jest).*$"
     assert "root ::= alternative-0 | alternative-1" in schema_grammar(folded)
     assert not holds("a" * 30 + "!", {"pattern": "(a|aa)+$"})  # bounded: no hang, no match

@@ -36,7 +36,8 @@ from autofix.validation.cross_field import (
 )
 from autofix.validation.outcome import ValidationOutcome
 
-MAX_BRANCHES = 32  # a rule whose branches would pass this is left to the validator
+MAX_BRANCHES = 32
+PATTERN_LEAD = 16  # characters a decoded string may hold before a rule's pattern matches  # a rule whose branches would pass this is left to the validator
 _TOP_FIELD = re.compile(r"^([^.\[\]]+)")
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 _LOWER = {"minimum": max, "exclusiveMinimum": max, "minItems": max, "minLength": max}
@@ -100,8 +101,10 @@ def constrain(prop: Mapping[str, Any] | None, frag: Fragment) -> dict[str, Any] 
             raise _Contradiction
         return {"enum": values}
     if PATTERN in frag and PATTERN not in out:
-        # JSON Schema's pattern is a search; the grammar converter reads anchored ones only
-        out[PATTERN] = f"^.*({frag[PATTERN]}).*$"
+        # JSON Schema's pattern is a search; the grammar converter reads anchored ones only.
+        # The match may start a few characters in, no further: an unbounded lead let a small
+        # model wander until its token limit before writing it (every such value is valid).
+        out[PATTERN] = f"^.{{0,{PATTERN_LEAD}}}({frag[PATTERN]}).*$"
     return _narrow(out, frag)
 
 
