@@ -106,7 +106,7 @@ class AdaptiveAdvisor:
     ``explore``: when the table's arm recovers less than ``explore_below`` of its first
     ``min_trials`` retries of a category, these arms are tried ``min_trials`` times each before
     the rates decide (explore, then commit). It costs nothing while the table's arm does well,
-    and at most ``len(explore) * min_trials`` retries per category otherwise.
+    and at most ``min_trials`` retries per category for each explored arm otherwise.
     """
 
     stats: RecoveryStats = field(default_factory=RecoveryStats)
