@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from autofix.agents.openai.grammar import schema_grammar
+from autofix.errors import AutofixError
 from autofix.result import ErrorCategory, RetryStrategy
 from autofix.validation.cross_field import (
     CrossFieldRuleError,
@@ -23,7 +24,12 @@ from autofix.validation.cross_field import (
     complement,
     holds,
 )
-from autofix.validation.decoding import DecodingSchemas, rules_schema, targeted_schema
+from autofix.validation.decoding import (
+    DecodingSchemas,
+    constrain,
+    rules_schema,
+    targeted_schema,
+)
 from autofix.validation.policy import AttemptPolicy
 from autofix.validation.records import AttemptMode, AttemptRecord
 from autofix.validation.validator import OutputValidator
@@ -340,3 +346,21 @@ def test_a_pattern_consequence_is_checked_with_a_timeout_and_folded_anchored() -
     assert commands["jest"]["pattern"] == "^.{0,16}(jest).*$"
     assert "root ::= alternative-0 | alternative-1" in schema_grammar(folded)
     assert not holds("a" * 30 + "!", {"pattern": "(a|aa)+$"})  # bounded: no hang, no match
+
+
+def test_an_ordering_the_later_field_cannot_meet_lowers_the_earlier_one() -> None:
+    schema = window_retry({"start_hour": 23, "end_hour": 5, "cpu": 50, "memory": 30, "disk": 20})
+    assert schema["properties"]["end_hour"] == {"const": 5}  # no hour lies after 23
+    assert schema["properties"]["start_hour"]["exclusiveMaximum"] == 5
+    start = next(r for r in schema_grammar(schema).splitlines() if r.startswith("start-hour ::="))
+    assert "[0-4]" in start
+
+
+def test_an_empty_range_is_a_contradiction_not_a_grammar_error() -> None:
+    hour = {"type": "integer", "minimum": 0, "maximum": 23}
+    assert constrain(hour, {"minimum": 23}) == {**hour, "minimum": 23}
+    with pytest.raises(AutofixError) as raised:  # the branch or the bound is dropped
+        constrain(hour, {"exclusiveMinimum": 23})
+    assert type(raised.value).__name__ == "_Contradiction"
+    nullable = {"anyOf": [hour, {"type": "null"}]}
+    assert constrain(nullable, {"minimum": 5}) == {**hour, "minimum": 5}

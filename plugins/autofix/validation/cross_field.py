@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -334,7 +334,15 @@ class Ordered(_OverNames):
         if pair is None:
             return {}
         low, high = pair
-        return {high: {"exclusiveMinimum" if self.strict else "minimum": data[low]}}
+        raised = {"exclusiveMinimum" if self.strict else "minimum": data[low]}
+        lowered = {"exclusiveMaximum" if self.strict else "maximum": data[high]}
+        own = properties or {}
+        # The later field raised to the earlier one, unless its bounds leave no room (an end
+        # hour after 23): then the earlier one lowered to the later one.
+        for name, frag in ((high, raised), (low, lowered)):
+            if admits(own.get(name, {}), frag):
+                return {name: frag}
+        return {high: raised}
 
 
 @dataclass(frozen=True)
@@ -384,14 +392,37 @@ class Total(_OverNames):
             if all(_number(v) for v in others):
                 solutions.append((name, self._bounds(float(sum(others)))))
         for name, frag in solutions:
-            own = (properties or {}).get(name, {})
-            if "const" not in frag or holds(frag["const"], _bounds_of(own)):
+            if admits((properties or {}).get(name, {}), frag):
                 return {name: frag}
         return dict(solutions[:1])
 
 
-def _bounds_of(schema: Mapping[str, Any]) -> Fragment:
-    return {k: schema[k] for k in _NUMERIC if k in schema}
+def admits(own: Mapping[str, Any], frag: Mapping[str, Any]) -> bool:
+    """Does a field whose schema is ``own`` have a value satisfying ``frag`` (numbers only;
+    anything else is assumed to)?"""
+    bounds = {k: own[k] for k in _NUMERIC if k in own}
+    if "const" in frag:
+        return holds(frag["const"], bounds)
+    return numeric_range(own.get("type"), [*bounds.items(), *frag.items()]) is not None
+
+
+def numeric_range(kind: Any, bounds: Iterable[tuple[str, Any]]) -> tuple[float, float] | None:
+    """The closed interval the (keyword, value) ``bounds`` leave (integers: whole ends), None
+    when empty; the tighter of two bounds on one side wins, other keywords are ignored."""
+    low, high = -math.inf, math.inf
+    step = 1 if kind == "integer" else 0
+    for key, value in bounds:
+        if key == "minimum":
+            low = max(low, value)
+        elif key == "exclusiveMinimum":
+            low = max(low, math.floor(value) + 1 if step else math.nextafter(value, math.inf))
+        elif key == "maximum":
+            high = min(high, value)
+        elif key == "exclusiveMaximum":
+            high = min(high, math.ceil(value) - 1 if step else math.nextafter(value, -math.inf))
+    if step:
+        low, high = math.ceil(low), math.floor(high)
+    return (low, high) if low <= high else None
 
 
 def _number(value: Any) -> bool:

@@ -33,6 +33,7 @@ from autofix.validation.cross_field import (
     Variant,
     cross_field_rules,
     holds,
+    numeric_range,
 )
 from autofix.validation.outcome import ValidationOutcome
 
@@ -64,11 +65,21 @@ def _without_null(prop: dict[str, Any]) -> dict[str, Any]:
 
 def _narrow(prop: dict[str, Any], frag: Fragment) -> dict[str, Any]:
     if "anyOf" in prop:
-        return {**prop, "anyOf": [_narrow(b, frag) for b in prop["anyOf"]]}
+        branches = []
+        for branch in prop["anyOf"]:
+            try:
+                branches.append(_narrow(branch, frag))
+            except _Contradiction:
+                continue
+        if not branches:
+            raise _Contradiction
+        return {**prop, "anyOf": branches}
     out = dict(prop)
     for key, pick in {**_LOWER, **_UPPER}.items():
         if key in frag:
             out[key] = pick(out[key], frag[key]) if key in out else frag[key]
+    if out.get("type") in ("integer", "number") and numeric_range(out["type"], out.items()) is None:
+        raise _Contradiction  # no number lies within the bounds (an end hour after 23)
     return out
 
 
