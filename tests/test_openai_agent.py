@@ -391,7 +391,9 @@ def test_history_resends_the_whole_conversation(tmp_path: Path) -> None:
     assert third[1]["content"] == "not json" and third[3]["content"] == BAD_PERIOD
 
 
-def test_auto_default_sends_the_schema_and_resamples(tmp_path: Path) -> None:
+def test_auto_default_sends_the_schema_and_decodes_the_failing_field_again(
+    tmp_path: Path,
+) -> None:
     with fake_openai(chat_answer(BAD_PERIOD), chat_answer(VALID)) as server:
         task, store, _ = make_task(
             server.base_url, tmp_path, output_schema=Strategy, agent_options={"seed": 5}
@@ -400,11 +402,15 @@ def test_auto_default_sends_the_schema_and_resamples(tmp_path: Path) -> None:
         bodies = server.requests
     assert result.success and result.attempts == 2
     assert all(b["response_format"]["type"] == "json_schema" for b in bodies)
-    assert bodies[1]["messages"] == bodies[0]["messages"]  # a range error: a fresh constrained draw
+    assert bodies[1]["messages"] == bodies[0]["messages"]  # the same prompt, a fresh draw
     assert [b["seed"] for b in bodies] == [5, 5 + 7919]
+    # a range error: the valid fields kept, only the period decoded again
+    retry_schema = bodies[1]["response_format"]["json_schema"]["schema"]
+    assert retry_schema["properties"]["name"] == {"const": "rsi_cross"}
+    assert list(retry_schema["properties"])[-1] == "period"
     retry = [r.envelope.context for r in store.iter_all()][1]
     assert retry == {
-        "strategy": "constrained",
+        "strategy": "targeted",
         "constrained": True,
         "retry_for": "range_violation",
     } | {k: v for k, v in retry.items() if k not in ("strategy", "constrained", "retry_for")}
