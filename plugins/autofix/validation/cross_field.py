@@ -201,10 +201,11 @@ class CrossFieldRule:
         return {}
 
     def __call__(self, value: Any) -> list[FieldError]:
-        why = self.violation(_json_data(value))
+        data = _json_data(value)
+        why = self.violation(data)
         if why is None:
             return []
-        targets = list(self.solve(_json_data(value))) or list(self.fields[-1:])
+        targets = list(self.solve(data)) or list(self.fields[-1:])
         return [
             FieldError(
                 path=targets[0],
