@@ -31,18 +31,27 @@ from autofix.validation.cross_field import (
     CrossFieldRule,
     Fragment,
     Variant,
+    admits,
     cross_field_rules,
     holds,
     numeric_range,
 )
 from autofix.validation.outcome import ValidationOutcome
 
-MAX_BRANCHES = 32
-PATTERN_LEAD = 16  # characters a decoded string may hold before a rule's pattern matches  # a rule whose branches would pass this is left to the validator
+MAX_BRANCHES = 32  # a rule whose branches would pass this is left to the validator
+PATTERN_LEAD = 16  # characters a decoded string may hold before a rule's pattern matches
 _TOP_FIELD = re.compile(r"^([^.\[\]]+)")
-_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-_LOWER = {"minimum": max, "exclusiveMinimum": max, "minItems": max, "minLength": max}
-_UPPER = {"maximum": min, "exclusiveMaximum": min, "maxItems": min, "maxLength": min}
+# How a bound a rule adds meets the schema's own: the tighter one wins.
+_TIGHTER = {
+    "minimum": max,
+    "exclusiveMinimum": max,
+    "minItems": max,
+    "minLength": max,
+    "maximum": min,
+    "exclusiveMaximum": min,
+    "maxItems": min,
+    "maxLength": min,
+}
 
 
 _NULL = {"type": "null"}
@@ -75,7 +84,7 @@ def _narrow(prop: dict[str, Any], frag: Fragment) -> dict[str, Any]:
             raise _Contradiction
         return {**prop, "anyOf": branches}
     out = dict(prop)
-    for key, pick in {**_LOWER, **_UPPER}.items():
+    for key, pick in _TIGHTER.items():
         if key in frag:
             out[key] = pick(out[key], frag[key]) if key in out else frag[key]
     if out.get("type") in ("integer", "number") and numeric_range(out["type"], out.items()) is None:
@@ -103,7 +112,7 @@ def constrain(prop: Mapping[str, Any] | None, frag: Fragment) -> dict[str, Any] 
         allowed = out.get("enum")
         if allowed is not None and frag["const"] not in allowed:
             raise _Contradiction
-        if not holds(frag["const"], {k: out[k] for k in _BOUNDS if k in out}):
+        if not admits(out, frag):
             raise _Contradiction
         return {"const": frag["const"]}
     if "enum" in frag:
@@ -119,13 +128,21 @@ def constrain(prop: Mapping[str, Any] | None, frag: Fragment) -> dict[str, Any] 
     return _narrow(out, frag)
 
 
+def _constrained(
+    prop: Mapping[str, Any] | None, frags: Sequence[Fragment]
+) -> dict[str, Any] | None:
+    """``constrain`` by every fragment in turn."""
+    out = dict(prop) if prop is not None else None
+    for frag in frags:
+        out = constrain(out, frag)
+    return out
+
+
 def _apply(base: Mapping[str, Any], branch: Mapping[str, list[Fragment]]) -> dict[str, Any]:
     properties: dict[str, Any] = dict(base.get("properties", {}))
     required = list(base.get("required", []))
     for name, frags in branch.items():
-        prop: dict[str, Any] | None = properties.get(name)
-        for frag in frags:
-            prop = constrain(prop, frag)
+        prop = _constrained(properties.get(name), frags)
         if prop is None:
             properties.pop(name, None)
             required = [r for r in required if r != name]
@@ -163,9 +180,7 @@ def _branches(
 def _consistent(branch: Mapping[str, list[Fragment]], properties: Mapping[str, Any]) -> bool:
     try:
         for name, frags in branch.items():
-            prop: dict[str, Any] | None = properties.get(name)
-            for frag in frags:
-                prop = constrain(prop, frag)
+            _constrained(properties.get(name), frags)
     except _Contradiction:
         return False
     return True
@@ -284,17 +299,22 @@ class DecodingSchemas:
     """What a constrained attempt decodes with: the output schema, its cross-field rules
     folded in (``full``), or the targeted re-decode of a failed answer (``targeted``)."""
 
-    schema: Mapping[str, Any]
+    model: type[BaseModel]
     rules: tuple[CrossFieldRule, ...] = ()
 
     @classmethod
     def of(cls, model: type[BaseModel], validators: Sequence[Any] = ()) -> DecodingSchemas:
-        return cls(model.model_json_schema(), cross_field_rules(validators))
+        return cls(model, cross_field_rules(validators))
+
+    @cached_property
+    def schema(self) -> dict[str, Any]:
+        # Built on first use: most runs never send a schema, or have no rules to fold in.
+        return self.model.model_json_schema()
 
     @cached_property
     def full(self) -> dict[str, Any] | None:
         """The output schema with its rules folded in; None: send the output schema as is."""
-        return rules_schema(self.schema, self.rules)
+        return rules_schema(self.schema, self.rules) if self.rules else None
 
     def targeted(self, outcome: ValidationOutcome) -> dict[str, Any] | None:
         return targeted_schema(self.schema, outcome.data, outcome.errors, self.rules)
