@@ -248,6 +248,27 @@ def test_a_total_is_solved_for_the_last_field_whose_bounds_admit_the_rest() -> N
     assert schema["properties"]["disk"] == {"const": 0}
 
 
+def test_a_total_no_one_field_can_meet_is_spread_from_the_last_field() -> None:
+    # 40 + 90 + 65: disk would need -30 and memory -5; both move, nearest their own values
+    schema = window_retry({"start_hour": 1, "end_hour": 2, "cpu": 40, "memory": 90, "disk": 65})
+    assert schema["properties"]["cpu"] == {"const": 40}
+    assert schema["properties"]["memory"] == {"const": 60}
+    assert schema["properties"]["disk"] == {"const": 0}
+    assert _valid(Window, {"start_hour": 1, "end_hour": 2, "cpu": 40, "memory": 60, "disk": 0})
+    # an upper bound alone: the total is brought down to it
+    rule = Total(("a", "b"), at_most=10)
+    bounded = {
+        "a": {"type": "integer", "minimum": 3, "maximum": 8},
+        "b": {"type": "integer", "minimum": 5},
+    }
+    assert rule.solve({"a": 8, "b": 9}, bounded) == {"a": {"const": 5}, "b": {"const": 5}}
+    # an integer field open on one side (the rule's bound is its only one)
+    assert rule.solve({"a": 8, "b": 9}, {"b": {"type": "integer"}}) == {"b": {"maximum": 2}}
+    # bounds that cannot hold the total: the last field, as before
+    tight = {"a": {"type": "integer", "minimum": 6}, "b": {"type": "integer", "minimum": 6}}
+    assert rule.solve({"a": 6, "b": 9}, tight) == {"b": {"maximum": 4}}
+
+
 def test_a_targeted_schema_folds_the_rules_its_kept_fields_decide() -> None:
     found = outcome(
         Alert, {"severity": "sev1", "retries": 2, "retry_delay_s": 0, "ticket_url": "u"}

@@ -385,17 +385,50 @@ class Total(_OverNames):
         return out
 
     def solve(self, data: Mapping[str, Any], properties: Properties | None = None) -> Variant:
-        """The last field whose own bounds admit what the others leave (the last one when
-        none does: the schema's bounds then win over the rule's)."""
+        """The last field whose own bounds admit what the others leave; when no one field
+        can, the spread of ``_spread``; else the last field (the schema's bounds then win)."""
+        properties = properties or {}
         solutions: list[tuple[str, Fragment]] = []
         for name in reversed(self.names):
             others: list[Any] = [data.get(n) for n in self.names if n != name]
             if all(_number(v) for v in others):
                 solutions.append((name, self._bounds(float(sum(others)))))
         for name, frag in solutions:
-            if admits((properties or {}).get(name, {}), frag):
+            if admits(properties.get(name, {}), frag):
                 return {name: frag}
-        return dict(solutions[:1])
+        return self._spread(data, properties) or dict(solutions[:1])
+
+    def _spread(self, data: Mapping[str, Any], properties: Properties) -> Variant:
+        """The difference moved over the fields from the last, each to the value nearest its
+        own that its bounds allow (40 + 90 + 65 = 100: memory 60, storage 0); {} if they
+        cannot hold it."""
+        values: list[Any] = [data.get(n) for n in self.names]
+        if not all(_number(v) for v in values):
+            return {}
+        total = sum(values)
+        target = total if self.equals is None else self.equals
+        if self.at_most is not None:
+            target = min(target, self.at_most)
+        if self.at_least is not None:
+            target = max(target, self.at_least)
+        change = target - total
+        moved: dict[str, float] = {}
+        for name, value in reversed(list(zip(self.names, values, strict=True))):
+            if math.isclose(change, 0.0, abs_tol=1e-9):
+                break
+            own = properties.get(name, {})
+            span = numeric_range(own.get("type"), [(k, own[k]) for k in _NUMERIC if k in own])
+            if span is None:
+                return {}
+            new = min(max(value + change, span[0]), span[1])
+            if own.get("type") == "integer" and not float(new).is_integer():
+                return {}
+            if new != value:
+                moved[name] = new
+                change -= new - value
+        if not math.isclose(change, 0.0, abs_tol=1e-9):
+            return {}
+        return {n: {"const": _tidy(moved[n])} for n in self.names if n in moved}
 
 
 def admits(own: Mapping[str, Any], frag: Mapping[str, Any]) -> bool:
@@ -421,8 +454,9 @@ def numeric_range(kind: Any, bounds: Iterable[tuple[str, Any]]) -> tuple[float, 
             high = min(high, value)
         elif key == "exclusiveMaximum":
             high = min(high, math.ceil(value) - 1 if step else math.nextafter(value, -math.inf))
-    if step:
-        low, high = math.ceil(low), math.floor(high)
+    if step:  # whole ends; an open side stays infinite
+        low = math.ceil(low) if math.isfinite(low) else low
+        high = math.floor(high) if math.isfinite(high) else high
     return (low, high) if low <= high else None
 
 
