@@ -275,6 +275,10 @@ def test_windowed_redaction_of_long_texts_matches_a_whole_scan(lines: list[str])
         "api_\u212aey: abcd1234",
         "\u0130 token: abcd1234",
         "pa\u017f\u017fword=hunter2hunter2",
+        # non-ASCII text that lower() folds exactly: the hints still gate every pattern
+        "na\u00efve \u2713 PASSWORD=hunter22",
+        "\u2717 failed: sk-ant-abcdefghijklmnop",
+        "\u2014 https://user:pw1234@example.com/x \u2014",
     ],
 )
 def test_hints_fold_case_as_the_patterns_do(text: str) -> None:

@@ -94,7 +94,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 # One entry per _PATTERNS entry: literals a match must contain (lower case for (?i) patterns).
 # A pattern whose hints are all absent cannot match, so its scan is skipped: ~20x faster on
-# ordinary prompts, same result. Only used for ASCII text, where lower() is exact.
+# ordinary prompts, same result. Used where lower() folds as the (?i) patterns do (_folded).
 _HINTS: tuple[tuple[str, ...], ...] = (
     ("sk-ant-",),
     ("sk-",),
@@ -294,13 +294,20 @@ def mask_shapes(text: str) -> str:
     return "".join(pieces)
 
 
+def _folded(text: str) -> str | None:
+    """``text.lower()`` where it keeps every offset and folds as the (?i) patterns do, else
+    None: of the non-ASCII letters that match an ASCII one under re.IGNORECASE, lower() maps
+    the Kelvin sign to "k", changes the length for U+0130 and leaves the dotless i and long s."""
+    lowered = text.lower()
+    if len(lowered) == len(text) and "\u0131" not in text and "\u017f" not in text:
+        return lowered
+    return None
+
+
 def _hint_positions(text: str) -> list[int]:
     """Where hints start: at least one on every line that holds one."""
-    lowered = text.lower()
-    # One automaton pass where lower() keeps every offset and folds as the (?i) patterns do:
-    # of the non-ASCII letters that match an ASCII one under re.IGNORECASE, lower() maps the
-    # Kelvin sign to "k", changes the length for U+0130 and leaves the dotless i and long s.
-    if len(lowered) == len(text) and "\u0131" not in text and "\u017f" not in text:
+    lowered = _folded(text)
+    if lowered is not None:  # one automaton pass
         return [start for _, start, _ in _HINT_FINDER.find_matches_as_indexes(lowered)]
     return [found.start() for found in _ANY_HINT.finditer(text)]
 
@@ -331,12 +338,13 @@ def _hint_windows(text: str, hints: list[int]) -> list[tuple[int, int]]:
 
 
 def _mask_shapes_in(text: str) -> str:
-    lowered = text.lower() if text.isascii() else None
+    # A pattern runs only where one of its hints is: a case-sensitive one's always decides
+    # (non-ASCII text too), a (?i) one's where lower() folds as the pattern does.
+    lowered = _folded(text)
     for pattern, replacement, hints, ignore_case in _GATED:
-        if lowered is not None:
-            haystack = lowered if ignore_case else text
-            if not any(hint in haystack for hint in hints):
-                continue
+        haystack = lowered if ignore_case else text
+        if haystack is not None and not any(hint in haystack for hint in hints):
+            continue
         text = pattern.sub(replacement, text)
     return text
 
