@@ -18,14 +18,13 @@ Measurements only.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from classify_throughput import build_input, build_real
+from classify_throughput import build_input, build_real, parse_slices
 
 import autofix.redact as redact_module
 from autofix.parser import ResponseParser
@@ -42,12 +41,6 @@ def ascii_only_gate(text: str) -> str:
                 continue
         text = pattern.sub(replacement, text)
     return text
-
-
-def slices(data: bytes, count: int) -> list[bytes]:
-    rng = random.Random(11)
-    size = 16 * 1024
-    return [data[s : s + size] for s in (rng.randrange(0, len(data) - size) for _ in range(count))]
 
 
 def paired(
@@ -86,7 +79,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     arms = {"baseline": ascii_only_gate, "now": redact_module._mask_shapes_in}
-    real = slices(build_real(20), args.slices)
+    real = parse_slices(build_real(20), args.slices)
     texts = [piece.decode("utf-8", "replace") for piece in real]
     outputs = {}
     for name, gate in arms.items():
@@ -99,7 +92,7 @@ def main() -> int:
     paired(arms, lambda: timed([lambda t=t: redact_module.redact(t) for t in texts]), args.rounds)
     store = PatternStore(Path(tempfile.gettempdir()) / "autofix-bench-no-such-file.yaml")
     response_parser = ResponseParser(store)
-    for name, pieces in (("project", slices(build_input(20), args.slices)), ("real", real)):
+    for name, pieces in (("project", parse_slices(build_input(20), args.slices)), ("real", real)):
         for piece in pieces[:200]:  # warm-up, as classify_throughput.latency
             response_parser.parse(0, piece, b"", operation="bench")
         print(f"16 KB parse, {name} input:")

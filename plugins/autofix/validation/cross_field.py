@@ -417,7 +417,7 @@ class Total(_OverNames):
             if math.isclose(change, 0.0, abs_tol=1e-9):
                 break
             own = properties.get(name, {})
-            span = numeric_range(own.get("type"), [(k, own[k]) for k in _NUMERIC if k in own])
+            span = numeric_range(own.get("type"), own.items())
             if span is None:
                 return {}
             new = min(max(value + change, span[0]), span[1])
@@ -434,10 +434,9 @@ class Total(_OverNames):
 def admits(own: Mapping[str, Any], frag: Mapping[str, Any]) -> bool:
     """Does a field whose schema is ``own`` have a value satisfying ``frag`` (numbers only;
     anything else is assumed to)?"""
-    bounds = {k: own[k] for k in _NUMERIC if k in own}
     if "const" in frag:
-        return holds(frag["const"], bounds)
-    return numeric_range(own.get("type"), [*bounds.items(), *frag.items()]) is not None
+        return holds(frag["const"], {k: own[k] for k in _NUMERIC if k in own})
+    return numeric_range(own.get("type"), [*own.items(), *frag.items()]) is not None
 
 
 def numeric_range(kind: Any, bounds: Iterable[tuple[str, Any]]) -> tuple[float, float] | None:
