@@ -27,8 +27,22 @@ CAPTURES = sorted(
     (f"{run_id}.{stream}", data) for run_id, stream, data in iter_streams(load_runs(TOOL_CAPTURES))
 )
 BY_ID = {rule.id: rule for rule in DEFAULT_RULES}
-# The built-ins that carry a hand-written engine form (builtin_rules.yaml's `engine_form`).
-ENGINE_FORMS = {rule.id: rule.engine_form for rule in DEFAULT_RULES if rule.engine_form}
+# The built-ins that carry a hand-written engine form (builtin_rules.yaml's `engine_form`,
+# and the exact expressions of `engine_confirm`): all the expressions the engine runs for each.
+ENGINE_FORMS = {
+    rule.id: [
+        *([rule.engine_form] if rule.engine_form else []),
+        *(confirm.exact for confirm in rule.engine_confirm or ()),
+    ]
+    for rule in DEFAULT_RULES
+    if rule.engine_form or rule.engine_confirm
+}
+# Each confirmed expression with its prefilter, which must hit every line the expression hits.
+CONFIRMED = [
+    (rule.id, k, confirm)
+    for rule in DEFAULT_RULES
+    for k, confirm in enumerate(rule.engine_confirm or ())
+]
 
 # Bits of real output around each engine form's tricky spots: anchors, lookbehind stand-ins,
 # word boundaries and digits after a colon.
@@ -40,13 +54,14 @@ FORM_FRAGMENTS = [
 
 
 @cache
-def form_db(rule_id: str) -> Any:
+def form_db(rule_id: str, expression: str | None = None) -> Any:
     caseless = not BY_ID[rule_id].case_sensitive
-    return engine._compile([ENGINE_FORMS[rule_id]], [0], [engine._flags(caseless)])
+    forms = ENGINE_FORMS[rule_id] if expression is None else [expression]
+    return engine._compile(forms, [0] * len(forms), [engine._flags(caseless)] * len(forms))
 
 
-def engine_matches(rule_id: str, line: str) -> bool:
-    db = form_db(rule_id)
+def engine_matches(rule_id: str, line: str, expression: str | None = None) -> bool:
+    db = form_db(rule_id, expression)
     found: list[int] = []
     db.scan(line.encode() + b"\n", match_event_handler=lambda *args: found.append(args[2]))
     assert all(end == len(line.encode()) for end in found), "a match must run to its line's end"
@@ -77,6 +92,50 @@ def test_engine_forms_on_real_lines() -> None:
                     rule_id,
                     line,
                 )
+    for rule_id, k, confirm in CONFIRMED:
+        for line in lines:
+            if engine_matches(rule_id, line, confirm.exact):
+                assert engine_matches(rule_id, line, confirm.prefilter), (rule_id, k, line)
+
+
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    confirmed=st.sampled_from(CONFIRMED),
+    line=st.lists(st.sampled_from(FORM_FRAGMENTS), max_size=10).map("".join),
+)
+def test_a_prefilter_hits_every_line_its_expression_hits(
+    confirmed: tuple[str, int, Any], line: str
+) -> None:
+    rule_id, _, confirm = confirmed
+    if engine_matches(rule_id, line, confirm.exact):
+        assert engine_matches(rule_id, line, confirm.prefilter), (rule_id, line)
+
+
+def test_confirmed_lines_are_found_in_a_whole_chunk() -> None:
+    """The second scan maps each confirmed hit back to its own line of the chunk."""
+    rules = defaults()
+    found = rules.ruleset("", "stderr").engine()
+    assert found is not None and found.engine.confirm_db is not None
+    lines = [
+        b"plain text",
+        b"tar: archive.tar: Cannot open: No such file or directory",  # program-error
+        b"a warning that says error but is no program's",  # prefilter only
+        b"src/app.ts:12:5: Unexpected any",  # tool-diagnostic, confirmed part
+        b"x.c:3: foo ==> bar",  # tool-diagnostic, the other confirmed part
+    ]
+    data = b"\n".join(lines) + b"\n"
+    ends = [data.index(line) + len(line) for line in lines]
+    ids = {p: c.id for p, c in enumerate(rules.ruleset("", "stderr").rules)}
+    by_line: dict[int, set[str]] = {}
+    for value in found.engine.scan(data):
+        i = value & engine.ID_MASK
+        if i >= engine.N_FLAGS:
+            by_line.setdefault(value >> engine.ID_BITS, set()).add(ids[i - engine.N_FLAGS])
+    assert "program-error" in by_line[ends[1]]
+    assert "program-error" not in by_line.get(ends[2], set())
+    assert "tool-diagnostic" in by_line[ends[3]]
+    assert "tool-diagnostic" in by_line[ends[4]]
+    assert ends[0] not in by_line
 
 
 def test_every_built_in_runs_on_the_engine() -> None:
@@ -180,9 +239,10 @@ def test_engine_path_equals_fallback_on_the_tune_split() -> None:
     assert differ == []
 
 
-# The walk's short paths (a warning head with the one line its block may take, a success
-# summary) and CRLF lines, wherever a feed cuts them: a warning head as a chunk's last line
-# leaves its block open for the next chunk.
+# The walk's short paths (warning heads with the one line their block may take, settled in
+# bulk; a success summary; a retry notice whose block ends at once) and CRLF lines, wherever a
+# feed cuts them: a warning head as a chunk's last line leaves its block open for the next
+# chunk, and a head settled in bulk that an open block reaches is decided by the whole path.
 WALK_LINES = [
     "/src/app/models.py:12: DeprecationWarning: datetime.utcnow() is deprecated",
     "  now = datetime.utcnow()",
@@ -203,6 +263,15 @@ WALK_LINES = [
     "(node:52769) [DEP0066] DeprecationWarning: a head while the retry notice's block is open",
     "(Use `node --trace-deprecation ...` to show where the warning was created)",
     " 89932K .......... .......... ..........  76% 75.1M 38s",
+    "error: an error block that takes the indented warning head below",
+    "  /src/app/w.py:2: UserWarning: settled in bulk, then reached by the open block",
+    "    w = warn()",
+    "WARNING: Retrying (Retry(total=1)) after connection broken by 'ReadTimeoutError': /a/",
+    "  an indented line the retry notice's block takes",
+    "Collecting requests",
+    "WARNING: Retrying (Retry(total=0)) after connection broken by 'ReadTimeoutError': /b/",
+    "/src/app/v.py:4: UserWarning: a head right after a retry notice",
+    "  v = warn()",
     "(node:7) Warning: the last line",
 ]
 
@@ -212,7 +281,7 @@ def test_the_walks_short_paths_wherever_a_feed_cuts() -> None:
     data = ("\n".join(WALK_LINES) + "\n").encode()
     whole = report(data, rules, True, "stderr")
     assert whole == report(data, rules, False, "stderr")
-    assert whole.error_lines == 2 and whole.success_summary_lines == 1
+    assert whole.error_lines == 5 and whole.success_summary_lines == 1
     cuts = [k + 1 for k, byte in enumerate(data) if byte == ord("\n")]
     for cut in [*cuts, *(k + 1 for k in cuts), 7, 100]:
         classifier = Classifier(rules, engine=True)

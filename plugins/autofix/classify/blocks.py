@@ -72,6 +72,11 @@ def _indented(line: str) -> bool:
     return line[:1] in (" ", "\t") and bool(line.strip())
 
 
+def continues_generic(line: str) -> bool:
+    """Does ``line`` continue a generic block (indented, or a diagnostic's gutter)?"""
+    return _indented(line) or _GUTTER.match(line) is not None
+
+
 class BlockText:
     """The text kept for one error block: first lines plus last lines, bounded."""
 
@@ -172,7 +177,7 @@ class BlockTracker:
             return line.startswith("(Use `node --trace-")
         if kind is BlockKind.PANIC:
             return self._panic(line)
-        if self._lines > MAX_GENERIC_CONTINUATION or not (_indented(line) or _GUTTER.match(line)):
+        if self._lines > MAX_GENERIC_CONTINUATION or not continues_generic(line):
             self.close()
             return False
         return True

@@ -15,12 +15,14 @@ from bisect import bisect_left
 from collections import Counter, deque
 from itertools import compress, repeat
 
+from autofix.classify.blocks import continues_generic
 from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge, remember
 from autofix.classify.normalize import normalize_text
 from autofix.patterns import engine as hs
 from autofix.patterns.compiled import (
     SETTLE_FULL,
     SETTLE_PY_WARNING,
+    SETTLE_RETRY,
     SETTLE_SUCCESS,
     CompiledRules,
     EngineSet,
@@ -45,6 +47,14 @@ class EngineWalk(LineJudge):
         self._hits_sorted: list[int] = []  # this chunk's engine hits, ``end << ID_BITS | id``
         self._slow_ids: dict[int, list[int]] = {}  # a normalised line's ids, by its raw end
         self._engine_cache = self._set.engine_verdicts if verdict_cache else None
+        # Warning heads settled in bulk (``_settle_heads``): head end -> (its noise rule, the
+        # follower's end if the head took it, else -1, and the follower's plain noise rule).
+        self._settled: dict[int, tuple[str, int, str | None]] = {}
+        # Per engine id: the id of the plain noise rule it settles in bulk, else None.
+        self._plain_ids = tuple(
+            None if position < 0 else self._rules[position].id
+            for position in (self._engine.plain if self._engine is not None else ())
+        )
         if engine and self._engine is None:
             raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
@@ -67,19 +77,23 @@ class EngineWalk(LineJudge):
         plain = engine.plain
         hits_by_id = self._hits
         rules = self._rules
-        for i, count in Counter(best.values()).items():
+        firsts = Counter(best.values())
+        for i, count in firsts.items():
             position = plain[i]
             if position >= 0:
                 self._noise += count
                 rule_id = rules[position].id
                 hits_by_id[rule_id] = hits_by_id.get(rule_id, 0) + count
+        self._walked.clear()
+        self._settled.clear()
         if self.explained is not None:
             todo: list[int] = _line_ends(data)
         else:
             special = [p < 0 for p in plain]
             todo = sorted(compress(best, map(special.__getitem__, best.values())))
+            if not self._disabled and (firsts[hs.F_PY_WARNING] or firsts[hs.F_NODE_WARNING]):
+                todo = self._settle_heads(data, best, clean, todo)
         before = self._line_no
-        self._walked.clear()
         if todo or self._tracker.open:
             self._walk(data, best, clean, todo)
         self._line_no = before + data.count(b"\n")
@@ -162,6 +176,8 @@ class EngineWalk(LineJudge):
             how = settle[best[end]] if short else SETTLE_FULL
             if how == SETTLE_SUCCESS:
                 self._success_line(data, best[end], clean, start, end)
+            elif how == SETTLE_RETRY:
+                self._retry_line(data, best, clean, start, end)
             elif how == SETTLE_FULL or (taken := self._warning(data, best, clean, end, how)) < 0:
                 self._engine_line(data, best, clean, start, end)
             else:
@@ -196,6 +212,106 @@ class EngineWalk(LineJudge):
         self._walked[end] = True
         self._tail_is_error = False
         self._summary(line, rule_id, failure=False)
+
+    def _settle_heads(
+        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], todo: list[int]
+    ) -> list[int]:
+        """``_warning``'s short path for every warning head of the chunk at once, where its
+        follower needs no Python (no hit, or plain noise): counts and the tail's marks only.
+        Returns the rest of ``todo``. A head that an open block reaches after all (the walk
+        visits it line by line) is unsettled first (``_unsettle``): the whole path decides it."""
+        engine = self._engine
+        assert engine is not None
+        plain_ids = self._plain_ids
+        hits = self._hits
+        walked = self._walked
+        settled = self._settled
+        sorted_hits = self._hits_sorted
+        count = len(sorted_hits)
+        slow = self._slow_ids
+        size = len(data)
+        find = data.find
+        noise = 0
+        rest: list[int] = []
+        keep = rest.append
+        for end in todo:
+            how = best[end]
+            if (how != hs.F_PY_WARNING and how != hs.F_NODE_WARNING) or end + 1 >= size:
+                keep(end)
+                continue
+            if slow and end in slow:
+                first = self._first_rule_id(end)
+            else:  # _first_rule_id, inline: the head's first rule, past the flags
+                k = bisect_left(sorted_hits, end << hs.ID_BITS | hs.N_FLAGS)
+                value = sorted_hits[k] if k < count else -1
+                first = value & hs.ID_MASK if value >> hs.ID_BITS == end else -1
+            rule_id = plain_ids[first] if first >= 0 else None
+            stop = find(b"\n", end + 1)
+            i = best.get(stop)
+            was_id = None if i is None else plain_ids[i]
+            if rule_id is None or stop < 0 or (i is not None and was_id is None):
+                keep(end)  # not plain noise, or a follower that needs Python (or is cut)
+                continue
+            raw = clean.get(stop)
+            if raw is None:
+                raw = data[end + 1 : stop]
+            if how == hs.F_PY_WARNING:  # blocks._indented, with str's idea of whitespace
+                taken = raw[:1] in (b" ", b"\t") and bool(raw.decode("utf-8", "replace").strip())
+            else:
+                taken = raw.startswith(b"(Use `node --trace-")
+            hits[rule_id] = hits.get(rule_id, 0) + 1
+            noise += 1
+            walked[end] = False
+            if not taken:
+                settled[end] = (rule_id, -1, None)
+                continue
+            walked[stop] = False
+            if was_id is not None:  # counted in bulk as plain noise: now the block's, no hit
+                hits[was_id] -= 1
+                if not hits[was_id]:
+                    del hits[was_id]
+            else:
+                noise += 1
+            settled[end] = (rule_id, stop, was_id)
+        self._noise += noise
+        return rest
+
+    def _unsettle(self, head: tuple[str, int, str | None]) -> None:
+        """Undo a bulk-settled head's counts (the walk reached it inside an open block)."""
+        rule_id, stop, was_id = head
+        hits = self._hits
+        hits[rule_id] -= 1
+        if not hits[rule_id]:
+            del hits[rule_id]
+        self._noise -= 1
+        if stop < 0:
+            return
+        if was_id is not None:
+            hits[was_id] = hits.get(was_id, 0) + 1
+        else:
+            self._noise -= 1
+
+    def _retry_line(
+        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], start: int, end: int
+    ) -> None:
+        """A retry notice outside any block: ``_engine_line`` and ``_apply``, short, when the
+        generic noise block it opens ends at the next line (not indented, no gutter)."""
+        stop = data.find(b"\n", end + 1)
+        if stop < 0:  # the chunk's last line: its block may go on in the next chunk
+            self._engine_line(data, best, clean, start, end)
+            return
+        follower = clean.get(stop)
+        if follower is None:
+            follower = data[end + 1 : stop]
+        if continues_generic(follower.decode("utf-8", "replace")):
+            self._engine_line(data, best, clean, start, end)
+            return
+        rule_id = self._rules[best[end] - hs.N_FLAGS].id
+        self._line_no += 1
+        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
+        self._noise += 1
+        self._walked[end] = False
+        self._retried()
 
     def _warning(
         self, data: bytes, best: dict[int, int], clean: dict[int, bytes], end: int, how: int
@@ -252,6 +368,10 @@ class EngineWalk(LineJudge):
         line = raw.decode("utf-8", "replace")
         engine = self._engine
         assert engine is not None
+        if self._settled:
+            head = self._settled.pop(end, None)
+            if head is not None:
+                self._unsettle(head)
         i = best.get(end)
         position = -1 if i is None else engine.plain[i]
         self._line_no += 1

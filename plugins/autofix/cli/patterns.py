@@ -25,7 +25,7 @@ from autofix.patterns.loader import (
     load_file,
     rule_count,
 )
-from autofix.patterns.model import PatternFile, Rule
+from autofix.patterns.model import BUILT_IN_ONLY, PatternFile, Rule
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
@@ -199,10 +199,11 @@ def _scalar(value: Any) -> str:
 
 def render_rules(rules: Iterable[Rule]) -> str:
     """``rules:`` items as a user writes them: the fields that differ from the schema's
-    defaults, in the schema's order. ``engine_form`` is left out: a user's file may not set it."""
+    defaults, in the schema's order. ``engine_form`` and ``engine_confirm`` are left out: a
+    user's file may not set them."""
     lines = []
     for rule in rules:
-        fields = rule.model_dump(exclude_defaults=True, exclude={"engine_form"})
+        fields = rule.model_dump(exclude_defaults=True, exclude=set(BUILT_IN_ONLY))
         for k, (name, value) in enumerate(fields.items()):
             lines.append(f"{'  - ' if k == 0 else '    '}{name}: {_scalar(value)}")
     return "".join(f"{line}\n" for line in lines)
@@ -218,7 +219,8 @@ def run_list(args: argparse.Namespace) -> int:
             "your rules, under `mode: extend`),\n"
             f"# from the package's patterns/{BUILT_IN_RULES_PATH.name}. Copy any into your "
             "pattern file's `rules:`;\n"
-            "# `engine_form`, which only the built-in rules may set, is left out.\nrules:"
+            "# `engine_form` and `engine_confirm`, which only the built-in rules may set, are "
+            "left out.\nrules:"
         )
         print(render_rules(DEFAULT_RULES), end="")
         return EXIT_OK

@@ -88,9 +88,10 @@ def engine_plan(rule: Rule, trusted: bool) -> hs.EngineRule | None:
     if not hs.installed():
         return None
     form = rule.engine_form if trusted else None
-    if trusted and form is None and rule.type == "regex":
+    confirm = [(c.prefilter, c.exact) for c in rule.engine_confirm or ()] if trusted else []
+    if trusted and form is None and not confirm and rule.type == "regex":
         form = rule.pattern if rule.pattern.endswith("$") else f"(?:{rule.pattern})[^\\n]*$"
-    return hs.plan_rule(rule.type, rule.pattern, rule.case_sensitive, form)
+    return hs.plan_rule(rule.type, rule.pattern, rule.case_sensitive, form, confirm)
 
 
 def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
@@ -207,8 +208,9 @@ class RuleSet:
 
 
 # How the walk settles a line by its first engine id (EngineSet.settle): the whole per-line
-# path, or one of the short ones (a warning head's noise block, a success summary).
-SETTLE_FULL, SETTLE_PY_WARNING, SETTLE_NODE_WARNING, SETTLE_SUCCESS = range(4)
+# path, or one of the short ones (a warning head's noise block, a success summary, a retry
+# notice).
+SETTLE_FULL, SETTLE_PY_WARNING, SETTLE_NODE_WARNING, SETTLE_SUCCESS, SETTLE_RETRY = range(5)
 
 
 @dataclass(frozen=True)
@@ -236,9 +238,10 @@ class EngineSet:
         settle = [SETTLE_FULL] * len(exact)
         settle[hs.F_PY_WARNING] = SETTLE_PY_WARNING
         settle[hs.F_NODE_WARNING] = SETTLE_NODE_WARNING
+        short = {"success_summary": SETTLE_SUCCESS, "retry": SETTLE_RETRY}
         for position, c in enumerate(rules):
-            if exact[hs.N_FLAGS + position] and c.rule.kind == "success_summary":
-                settle[hs.N_FLAGS + position] = SETTLE_SUCCESS
+            if exact[hs.N_FLAGS + position] and c.rule.kind in short:
+                settle[hs.N_FLAGS + position] = short[c.rule.kind]
         return EngineSet(engine, tuple(plain), tuple(exact), tuple(settle))
 
 

@@ -16,6 +16,12 @@ A rule runs in one of three modes (``autofix patterns check`` prints them):
   required literals find candidate lines and ``regex`` with the timeout decides, after the
   static ReDoS check at load, as before.
 Without the ``hyperscan`` wheel the classifier keeps its literal-key path (compiled.py).
+
+A built-in may run part of itself *confirmed* (``engine_confirm``): an expression that would
+make the whole database dear (a long run of a class from the line's start, before a rare
+word) is left out of it; a cheap superset of it (the ``prefilter``) marks candidate lines
+instead, and a second database of the exact expressions scans only those lines, joined. The
+hits are the exact expressions' own, so the mode stays ``engine``.
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ F_SLOW = 0
 F_PY_WARNING = 1
 F_NODE_WARNING = 2
 N_FLAGS = 3
+# The id every prefilter reports under: above every rule's, and never kept as a hit.
+F_CANDIDATE = ID_MASK
 _EOL = r"[^\n]*$"
 FLAG_EXPRESSIONS = [
     (F_SLOW, r"[\r\x1b]" + _EOL),
@@ -159,6 +167,8 @@ class EngineRule:
     expressions: tuple[str, ...]
     caseless: bool
     why: str = ""
+    # (prefilter, exact) pairs run confirmed; the exact expressions' hits are the rule's too.
+    confirm: tuple[tuple[str, str], ...] = ()
 
 
 def _flags(caseless: bool) -> int:
@@ -187,12 +197,19 @@ def _ends_with_end_anchor(pattern: str, case_sensitive: bool) -> bool:
 
 
 def plan_rule(
-    rule_type: str, pattern: str, case_sensitive: bool, engine_form: str | None = None
+    rule_type: str,
+    pattern: str,
+    case_sensitive: bool,
+    engine_form: str | None = None,
+    confirm: Sequence[tuple[str, str]] = (),
 ) -> EngineRule:
-    """The mode a rule runs in, decided at load: the static shape first, then a trial compile."""
+    """The mode a rule runs in, decided at load: the static shape first, then a trial compile.
+    ``engine_form`` and ``confirm``: a built-in's hand-written form, in the main database and
+    confirmed on candidate lines (either may be empty, not both)."""
     caseless = not case_sensitive
-    if engine_form is not None:  # a built-in's hand-written form (its `engine_form`)
-        return EngineRule(MODE_ENGINE, (engine_form,), caseless)
+    if engine_form is not None or confirm:
+        forms = () if engine_form is None else (engine_form,)
+        return EngineRule(MODE_ENGINE, forms, caseless, confirm=tuple(confirm))
     if rule_type == "substring":
         return EngineRule(MODE_ENGINE, (f"(?:{re.escape(pattern)}){_EOL}",), caseless)
     why = ""
@@ -294,6 +311,38 @@ def scan_hits(db: Any, data: bytes) -> list[int]:
     return hits
 
 
+def scan_split(db: Any, data: bytes) -> tuple[list[int], list[int]]:
+    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart."""
+    hits: list[int] = []
+    candidates: list[int] = []
+    append = hits.append
+    mark = candidates.append
+
+    def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
+        if i == 1023:  # F_CANDIDATE, as a constant
+            mark(end)
+        else:
+            append(end << 10 | i)
+
+    db.scan(data, match_event_handler=on_match)
+    return hits, candidates
+
+
+def confirm_hits(db: Any, data: bytes, ends: list[int]) -> list[int]:
+    """The exact expressions' hits on the lines ending at ``ends`` (ascending), scanned
+    together: the expressions never match a newline, so a line's hits are the same alone."""
+    starts = [data.rfind(b"\n", 0, end) + 1 for end in ends]
+    joined = b"\n".join([data[start:end] for start, end in zip(starts, ends, strict=True)])
+    at: dict[int, int] = {}  # a line's end in ``joined`` -> its end in ``data``
+    offset = -1
+    for start, end in zip(starts, ends, strict=True):
+        offset += end - start + 1
+        at[offset] = end
+    return [
+        at[value >> ID_BITS] << ID_BITS | value & ID_MASK for value in scan_hits(db, joined + b"\n")
+    ]
+
+
 _DATABASES: dict[tuple[tuple[str, int, int], ...], Any] = {}
 _DATABASES_LOCK = threading.Lock()
 
@@ -307,20 +356,34 @@ class Engine:
 
     def __init__(self, plans: Sequence[EngineRule]) -> None:
         self.plans = tuple(plans)
-        if len(self.plans) + N_FLAGS > ID_MASK:
-            raise ValueError(f"at most {ID_MASK - N_FLAGS} rules per rule set")
+        if len(self.plans) + N_FLAGS >= F_CANDIDATE:
+            raise ValueError(f"at most {F_CANDIDATE - N_FLAGS} rules per rule set")
         entries = [(expr, flag, _flags(False)) for flag, expr in FLAG_EXPRESSIONS]
+        exact: list[tuple[str, int, int]] = []
         for position, plan in enumerate(self.plans):
-            entries += [(e, N_FLAGS + position, _flags(plan.caseless)) for e in plan.expressions]
-        key = tuple(entries)
-        with _DATABASES_LOCK:
-            db = _DATABASES.get(key)
-            if db is None:
-                db = _compile(*zip(*entries, strict=True))
-                if len(_DATABASES) >= 64:
-                    _DATABASES.clear()
-                _DATABASES[key] = db
-        self.db = db
+            flags = _flags(plan.caseless)
+            entries += [(e, N_FLAGS + position, flags) for e in plan.expressions]
+            entries += [(prefilter, F_CANDIDATE, flags) for prefilter, _ in plan.confirm]
+            exact += [(e, N_FLAGS + position, flags) for _, e in plan.confirm]
+        self.db = _shared(tuple(entries))
+        self.confirm_db = _shared(tuple(exact)) if exact else None
 
     def scan(self, data: bytes) -> list[int]:
-        return scan_hits(self.db, data)
+        if self.confirm_db is None:
+            return scan_hits(self.db, data)
+        hits, candidates = scan_split(self.db, data)
+        if candidates:
+            hits += confirm_hits(self.confirm_db, data, candidates)
+        return hits
+
+
+def _shared(entries: tuple[tuple[str, int, int], ...]) -> Any:
+    """The compiled database of ``entries``, shared by every rule set that has the same."""
+    with _DATABASES_LOCK:
+        db = _DATABASES.get(entries)
+        if db is None:
+            db = _compile(*zip(*entries, strict=True))
+            if len(_DATABASES) >= 64:
+                _DATABASES.clear()
+            _DATABASES[entries] = db
+    return db

@@ -18,9 +18,20 @@ Stream = Literal["stderr", "stdout"]
 Weight = Literal["error", "fatal", "vacuous"]
 # Validation context that marks the package's own, vetted rules (patterns/builtin_rules.yaml).
 TRUSTED = "trusted"
+# Fields only the built-in rules may set: how the engine runs them.
+BUILT_IN_ONLY = frozenset({"engine_form", "engine_confirm"})
 
 
 ERROR_KINDS = ("error", "failure_summary")  # the kinds whose match makes an error line
+
+
+class EngineConfirm(BaseModel):
+    """One confirmed part of a built-in rule: ``exact`` runs only where ``prefilter`` hits."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    prefilter: str = Field(min_length=1, max_length=1000)
+    exact: str = Field(min_length=1, max_length=1000)
 
 
 class Rule(BaseModel):
@@ -43,6 +54,10 @@ class Rule(BaseModel):
     # Built-in rules only: the rule as the engine runs it, where the derived form cannot be
     # used (a lookbehind, an end anchor inside an alternation); tests/test_engine.py checks it.
     engine_form: str | None = Field(default=None, min_length=1, max_length=1000)
+    # Built-in rules only: parts of the rule the engine runs confirmed (engine.py): each exact
+    # expression is scanned only on the lines its cheap prefilter, a superset, marks. With it,
+    # the engine runs ``engine_form`` (if any) and these, never the derived form.
+    engine_confirm: list[EngineConfirm] | None = None
 
     @field_validator("pattern", "engine_form")
     @classmethod
@@ -51,13 +66,13 @@ class Rule(BaseModel):
             raise ValueError("rules match one line at a time; a pattern cannot contain a newline")
         return value
 
-    @field_validator("engine_form")
+    @field_validator("engine_form", "engine_confirm")
     @classmethod
-    def _built_in_only(cls, value: str | None, info: ValidationInfo) -> str | None:
+    def _built_in_only(cls, value: object, info: ValidationInfo) -> object:
         if value is not None and not (info.context or {}).get(TRUSTED):
             raise ValueError(
-                "engine_form is for the built-in rules only; remove it: autofix works out how "
-                "the engine runs your rule (`autofix patterns check FILE` shows it)"
+                f"{info.field_name} is for the built-in rules only; remove it: autofix works "
+                "out how the engine runs your rule (`autofix patterns check FILE` shows it)"
             )
         return value
 
