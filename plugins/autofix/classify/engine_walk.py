@@ -5,8 +5,10 @@ Per line the smallest engine id wins (the first rule in order). Lines won by a p
 are counted in bulk, lines without a hit are only counted, and the walk visits the rest in
 order: error lines, summaries, retry notices, warning heads, lines with terminal control
 (normalised, then scanned again), rules the engine only prefilters, and the lines an open block
-takes. A warning head with the one line its block may take, and a success summary, settle on
-short paths; everything else on ``_engine_line``, the same per-line path as the fallback's.
+takes. A warning head decided by a plain noise rule, whose next line needs no Python, is
+settled in bulk with the one line its block may take before the walk (``_settle_heads``); a
+success summary and a retry notice whose block ends at once settle on short paths; everything
+else on ``_engine_line``, the same per-line path as the fallback's.
 """
 
 from __future__ import annotations
