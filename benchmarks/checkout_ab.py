@@ -9,7 +9,9 @@ import ``autofix``), so each round runs one process per checkout, in alternating
 to one CPU. Each process builds classify_throughput.py's inputs from its own checkout, then per
 input runs the seed's loop and a classify of the whole input (1 MB feeds, CPU time) three times
 and keeps the median of the three per-run ratios seed / classify. Printed per input: each
-checkout's median ratio over the rounds and its range. Nothing here is a pass/fail test.
+checkout's median ratio over the rounds and its range. ``--latency N`` times instead the 16 KB
+``ResponseParser.parse`` (classify_throughput.latency: N slices at random offsets, CPU p99).
+Nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
@@ -44,9 +46,26 @@ for name in sys.argv[1].split(","):
 print(json.dumps(ratios))
 """
 
+LATENCY_CHILD = r"""
+import json, sys
+sys.path[:0] = ["plugins", "benchmarks", "tests"]
+from classify_throughput import INPUTS, latency
+found = {}
+for name in sys.argv[1].split(","):
+    stats = latency(INPUTS[name](float(sys.argv[2])), int(sys.argv[3]))
+    found[name] = stats["cpu_p99"]
+print(json.dumps(found))
+"""
 
-def run_child(checkout: Path, inputs: list[str], megabytes: float, cpu: int) -> dict[str, float]:
+
+def run_child(
+    checkout: Path, inputs: list[str], megabytes: float, cpu: int, samples: int = 0
+) -> dict[str, float]:
+    """One process in ``checkout``: ratios to the seed, or (``samples``) 16 KB parse p99s."""
     command = [sys.executable, "-c", CHILD, ",".join(inputs), str(megabytes)]
+    if samples:
+        command = [sys.executable, "-c", LATENCY_CHILD, ",".join(inputs), str(megabytes)]
+        command.append(str(samples))
     if cpu >= 0:
         command = ["taskset", "-c", str(cpu), *command]
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, check=False)
@@ -62,20 +81,28 @@ def main() -> int:
     args.add_argument("--rounds", type=int, default=4)
     args.add_argument("--cpu", type=int, default=1, help="-1: no pinning")
     args.add_argument("--input", nargs="+", choices=INPUT_NAMES, default=INPUT_NAMES)
+    args.add_argument(
+        "--latency",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: the 16 KB ResponseParser.parse p99 (CPU ms) over N slices",
+    )
     opts = args.parse_args()
     sides = {"base": opts.base.resolve(), "this": HERE}
     found: dict[str, list[dict[str, float]]] = {"base": [], "this": []}
     for round_no in range(opts.rounds):
         order = ["base", "this"] if round_no % 2 == 0 else ["this", "base"]
         for side in order:
-            found[side].append(run_child(sides[side], opts.input, opts.mb, opts.cpu))
+            found[side].append(run_child(sides[side], opts.input, opts.mb, opts.cpu, opts.latency))
     print(f"base {sides['base']}, this {sides['this']}: {opts.rounds} rounds, {opts.mb:g} MB")
+    unit = " ms p99" if opts.latency else "x seed"
     for name in opts.input:
         cells = []
         for side in ("base", "this"):
             values = [ratios[name] for ratios in found[side]]
             cells.append(
-                f"{side} {statistics.median(values):.2f}x seed "
+                f"{side} {statistics.median(values):.2f}{unit} "
                 f"({min(values):.2f}-{max(values):.2f})"
             )
         print(f"{name:12s} " + "   ".join(cells))

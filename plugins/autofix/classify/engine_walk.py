@@ -52,11 +52,7 @@ class EngineWalk(LineJudge):
         # Warning heads settled in bulk (``_settle_heads``): head end -> (its noise rule, the
         # follower's end if the head took it, else -1, and the follower's plain noise rule).
         self._settled: dict[int, tuple[str, int, str | None]] = {}
-        # Per engine id: the id of the plain noise rule it settles in bulk, else None.
-        self._plain_ids = tuple(
-            None if position < 0 else self._rules[position].id
-            for position in (self._engine.plain if self._engine is not None else ())
-        )
+        self._plain_ids = self._engine.plain_ids if self._engine is not None else ()
         if engine and self._engine is None:
             raise RuntimeError("the pattern engine (hyperscan) is not installed or is switched off")
 
@@ -91,8 +87,7 @@ class EngineWalk(LineJudge):
         if self.explained is not None:
             todo: list[int] = _line_ends(data)
         else:
-            special = [p < 0 for p in plain]
-            todo = sorted(compress(best, map(special.__getitem__, best.values())))
+            todo = sorted(compress(best, map(engine.special.__getitem__, best.values())))
             if not self._disabled and (firsts[hs.F_PY_WARNING] or firsts[hs.F_NODE_WARNING]):
                 todo = self._settle_heads(data, best, clean, todo)
         before = self._line_no

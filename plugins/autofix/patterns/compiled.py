@@ -224,6 +224,8 @@ class EngineSet:
     plain: tuple[int, ...]
     exact: tuple[bool, ...]
     settle: tuple[int, ...]
+    plain_ids: tuple[str | None, ...]  # the id of the plain noise rule, by engine id
+    special: tuple[bool, ...]  # by engine id: does a line it comes first on need the walk?
 
     @staticmethod
     def build(rules: tuple[CompiledRule, ...]) -> EngineSet:
@@ -242,7 +244,9 @@ class EngineSet:
         for position, c in enumerate(rules):
             if exact[hs.N_FLAGS + position] and c.rule.kind in short:
                 settle[hs.N_FLAGS + position] = short[c.rule.kind]
-        return EngineSet(engine, tuple(plain), tuple(exact), tuple(settle))
+        plain_ids = tuple(None if position < 0 else rules[position].id for position in plain)
+        special = tuple(position < 0 for position in plain)
+        return EngineSet(engine, tuple(plain), tuple(exact), tuple(settle), plain_ids, special)
 
 
 CHECK_SUBSTRING, CHECK_FOLDED_SUBSTRING, CHECK_REGEX, CHECK_USER_REGEX = range(4)
