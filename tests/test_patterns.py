@@ -289,6 +289,17 @@ def test_engine_form_is_for_built_in_rules_only() -> None:
     assert parsed is not None and parsed.rules[1].engine_form == "^boom \\d+$"
 
 
+def test_engine_confirm_is_for_built_in_rules_only() -> None:
+    text = GOOD + "    engine_confirm:\n      - {prefilter: 'boom', exact: '^boom \\d+$'}\n"
+    parsed, problems = validate_text(text)
+    assert parsed is None
+    assert "engine_confirm is for the built-in rules only; remove it" in problems[0].message
+    parsed, problems = validate_text(text, trusted=True)
+    assert parsed is not None and problems == []
+    confirm = parsed.rules[1].engine_confirm
+    assert confirm is not None and confirm[0].exact == "^boom \\d+$"
+
+
 def test_cli_patterns_list_defaults_prints_a_users_pattern_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

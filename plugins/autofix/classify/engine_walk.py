@@ -217,8 +217,6 @@ class EngineWalk(LineJudge):
         follower needs no Python (no hit, or plain noise): counts and the tail's marks only.
         Returns the rest of ``todo``. A head that an open block reaches after all (the walk
         visits it line by line) is unsettled first (``_unsettle``): the whole path decides it."""
-        engine = self._engine
-        assert engine is not None
         plain_ids = self._plain_ids
         hits = self._hits
         walked = self._walked
