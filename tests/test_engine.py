@@ -288,3 +288,35 @@ def test_the_walks_short_paths_wherever_a_feed_cuts() -> None:
         classifier.feed(data[:cut])
         classifier.feed(data[cut:])
         assert classifier.finish() == whole, cut
+
+
+# Lines for mixed streams: the short paths' shapes, lines that open or continue blocks (an
+# error, a traceback, indented lines, a gutter), plain noise and neutral output.
+MIXED_LINES = [
+    *WALK_LINES,
+    "Traceback (most recent call last):",
+    '  File "/src/app/main.py", line 3, in <module>',
+    "ValueError: bad value",
+    "   |",
+    "12 |     let x = 5;",
+    "    at Object.<anonymous> (/src/app/index.js:1:7)",
+    "plain output",
+    "\tindented output",
+]
+
+
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    picks=st.lists(st.sampled_from(MIXED_LINES), min_size=1, max_size=24),
+    cut=st.integers(min_value=0, max_value=4000),
+)
+def test_mixed_streams_match_the_fallback_at_any_cut(picks: list[str], cut: int) -> None:
+    """Heads settled in bulk and unsettled, retry notices on their short path or not, blocks
+    that reach them: the engine's report equals the fallback's, whole or cut anywhere."""
+    rules = defaults()
+    data = ("\n".join(picks) + "\n").encode()
+    whole = report(data, rules, False, "stderr")
+    classifier = Classifier(rules, engine=True)
+    classifier.feed(data[: cut % (len(data) + 1)])
+    classifier.feed(data[cut % (len(data) + 1) :])
+    assert classifier.finish() == whole
