@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import examples
 from corpus.reader import TOOL_CAPTURES, iter_streams, load_runs
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from autofix.classify.classifier import Classifier
@@ -309,6 +309,14 @@ MIXED_LINES = [
 @given(
     picks=st.lists(st.sampled_from(MIXED_LINES), min_size=1, max_size=24),
     cut=st.integers(min_value=0, max_value=4000),
+)
+@example(  # a head whose block takes an indented head settled in bulk, and that one's line
+    picks=[
+        "/src/app/models.py:12: DeprecationWarning: datetime.utcnow() is deprecated",
+        "  /src/app/w.py:2: UserWarning: settled in bulk, then taken by the head above",
+        "  now = datetime.utcnow()",
+    ],
+    cut=0,
 )
 def test_mixed_streams_match_the_fallback_at_any_cut(picks: list[str], cut: int) -> None:
     """Heads settled in bulk and unsettled, retry notices on their short path or not, blocks

@@ -281,6 +281,7 @@ class EngineWalk(LineJudge):
         self._noise -= 1
         if stop < 0:
             return
+        self._walked.pop(stop, None)  # the line it took is shown in a tail again, if it may be
         if was_id is not None:
             hits[was_id] = hits.get(was_id, 0) + 1
         else:
@@ -343,6 +344,10 @@ class EngineWalk(LineJudge):
             return follower
         self._line_no += 1
         self._walked[stop] = False
+        if self._settled:  # the line it takes is a head settled in bulk: undo that first
+            head = self._settled.pop(stop, None)
+            if head is not None:
+                self._unsettle(head)
         i = best.get(stop)
         was = -1 if i is None else plain[i]
         if was >= 0:  # counted in bulk as plain noise: the block's noise now, without a hit
