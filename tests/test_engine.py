@@ -305,7 +305,7 @@ MIXED_LINES = [
 ]
 
 
-@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     picks=st.lists(st.sampled_from(MIXED_LINES), min_size=1, max_size=24),
     cut=st.integers(min_value=0, max_value=4000),
