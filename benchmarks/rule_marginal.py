@@ -26,14 +26,8 @@ from autofix.patterns import engine
 
 
 def database(plans: list[Any], skip: int) -> Any:
-    entries = [(e, flag, engine._flags(False)) for flag, e in engine.FLAG_EXPRESSIONS]
-    for position, plan in enumerate(plans):
-        if position == skip:
-            continue
-        flags = engine._flags(plan.caseless)
-        entries += [(e, engine.N_FLAGS + position, flags) for e in plan.expressions]
-        entries += [(p, engine.F_CANDIDATE, flags) for p, _ in plan.confirm]
-    return engine._compile(*zip(*entries, strict=True))
+    """The classifier's main database (flags, expressions, prefilters) without rule ``skip``."""
+    return engine.Engine([plan for position, plan in enumerate(plans) if position != skip]).db
 
 
 def scan_ms(db: Any, pieces: list[bytes]) -> float:

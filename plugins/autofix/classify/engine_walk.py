@@ -132,15 +132,13 @@ class EngineWalk(LineJudge):
             "\n".join(line[:cap] for line in lines).encode("utf-8", "surrogatepass").split(b"\n")
         )
         by_line: dict[int, set[int]] = {}
-        for value in engine.engine.scan(b"\n".join(fixed) + b"\n"):
+        for value in hs.scan_lines(engine.engine.scan, fixed):
             i = value & hs.ID_MASK
             if i != hs.F_SLOW:  # a stray ESC left after normalising is not slow again
                 by_line.setdefault(value >> hs.ID_BITS, set()).add(i)
-        offset = -1
-        for end, line in zip(ends, fixed, strict=True):
-            offset += len(line) + 1  # this line's newline in the batch
+        for index, (end, line) in enumerate(zip(ends, fixed, strict=True)):
             clean[end] = line
-            found = by_line.get(offset)
+            found = by_line.get(index)
             if found is None:
                 del best[end]
             else:
@@ -250,10 +248,7 @@ class EngineWalk(LineJudge):
             raw = clean.get(stop)
             if raw is None:
                 raw = data[end + 1 : stop]
-            if how == hs.F_PY_WARNING:  # blocks._indented, with str's idea of whitespace
-                taken = raw[:1] in (b" ", b"\t") and bool(raw.decode("utf-8", "replace").strip())
-            else:
-                taken = raw.startswith(b"(Use `node --trace-")
+            taken = _takes(how == hs.F_PY_WARNING, raw)
             hits[rule_id] = hits.get(rule_id, 0) + 1
             noise += 1
             walked[end] = False
@@ -262,30 +257,36 @@ class EngineWalk(LineJudge):
                 continue
             walked[stop] = False
             if was_id is not None:  # counted in bulk as plain noise: now the block's, no hit
-                hits[was_id] -= 1
-                if not hits[was_id]:
-                    del hits[was_id]
+                self._uncount(was_id)
             else:
                 noise += 1
             settled[end] = (rule_id, stop, was_id)
         self._noise += noise
         return rest
 
-    def _unsettle(self, head: tuple[str, int, str | None]) -> None:
-        """Undo a bulk-settled head's counts (the walk reached it inside an open block)."""
+    def _unsettle(self, end: int) -> None:
+        """If the line ending at ``end`` is a head settled in bulk, undo its counts: the walk
+        reached it after all (an open block, or a head before it that takes it)."""
+        head = self._settled.pop(end, None)
+        if head is None:
+            return
         rule_id, stop, was_id = head
-        hits = self._hits
-        hits[rule_id] -= 1
-        if not hits[rule_id]:
-            del hits[rule_id]
+        self._uncount(rule_id)
         self._noise -= 1
         if stop < 0:
             return
         self._walked.pop(stop, None)  # the line it took is shown in a tail again, if it may be
         if was_id is not None:
-            hits[was_id] = hits.get(was_id, 0) + 1
+            self._hits[was_id] = self._hits.get(was_id, 0) + 1
         else:
             self._noise -= 1
+
+    def _uncount(self, rule_id: str) -> None:
+        """One hit of ``rule_id`` less (the rule counted a line in bulk that is not its own)."""
+        hits = self._hits
+        hits[rule_id] -= 1
+        if not hits[rule_id]:
+            del hits[rule_id]
 
     def _retry_line(
         self, data: bytes, best: dict[int, int], clean: dict[int, bytes], start: int, end: int
@@ -328,33 +329,22 @@ class EngineWalk(LineJudge):
         raw = clean.get(stop)
         if raw is None:
             raw = data[follower:stop]
-        if how == SETTLE_PY_WARNING:  # blocks._indented, with str's idea of whitespace
-            taken = raw[:1] in (b" ", b"\t") and bool(raw.decode("utf-8", "replace").strip())
-        else:
-            taken = raw.startswith(b"(Use `node --trace-")
+        taken = _takes(how == SETTLE_PY_WARNING, raw)
         rule_id = self._rules[position].id
-        hits = self._hits
-        hits[rule_id] = hits.get(rule_id, 0) + 1
+        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
         self._noise += 1
         self._line_no += 1
         self._walked[end] = False
-        self._block_kind_noise = True
-        self._noise_rule = rule_id
         if not taken:
             return follower
         self._line_no += 1
         self._walked[stop] = False
         if self._settled:  # the line it takes is a head settled in bulk: undo that first
-            head = self._settled.pop(stop, None)
-            if head is not None:
-                self._unsettle(head)
+            self._unsettle(stop)
         i = best.get(stop)
         was = -1 if i is None else plain[i]
         if was >= 0:  # counted in bulk as plain noise: the block's noise now, without a hit
-            was_id = self._rules[was].id
-            hits[was_id] -= 1
-            if not hits[was_id]:
-                del hits[was_id]
+            self._uncount(self._rules[was].id)
         else:
             self._noise += 1
         return stop + 1
@@ -369,9 +359,7 @@ class EngineWalk(LineJudge):
         engine = self._engine
         assert engine is not None
         if self._settled:
-            head = self._settled.pop(end, None)
-            if head is not None:
-                self._unsettle(head)
+            self._unsettle(end)
         i = best.get(end)
         position = -1 if i is None else engine.plain[i]
         self._line_no += 1
@@ -379,10 +367,7 @@ class EngineWalk(LineJudge):
             if self._tracker.offer(line):
                 if position >= 0:  # counted in bulk as plain noise; the block decides it now
                     self._noise -= 1
-                    rule_id = self._rules[position].id
-                    self._hits[rule_id] -= 1
-                    if not self._hits[rule_id]:
-                        del self._hits[rule_id]
+                    self._uncount(self._rules[position].id)
                 self._walked[end] = not self._block_kind_noise
                 self._continue_block(line)
                 return
@@ -463,6 +448,14 @@ class EngineWalk(LineJudge):
             walked += 1
             line_no -= 1
         self._tail.extend(reversed(picked))
+
+
+def _takes(python: bool, follower: bytes) -> bool:
+    """Does a Python (else Node) warning head's block take its next line? blocks.py's rule,
+    on bytes; for Python ``blocks._indented``, with str's idea of whitespace."""
+    if python:
+        return follower[:1] in (b" ", b"\t") and bool(follower.decode("utf-8", "replace").strip())
+    return follower.startswith(b"(Use `node --trace-")
 
 
 def _line_ends(data: bytes) -> list[int]:

@@ -30,7 +30,7 @@ import importlib
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -328,18 +328,26 @@ def scan_split(db: Any, data: bytes) -> tuple[list[int], list[int]]:
     return hits, candidates
 
 
-def confirm_hits(db: Any, data: bytes, ends: list[int]) -> list[int]:
-    """The exact expressions' hits on the lines ending at ``ends`` (ascending), scanned
-    together: the expressions never match a newline, so a line's hits are the same alone."""
-    starts = [data.rfind(b"\n", 0, end) + 1 for end in ends]
-    joined = b"\n".join([data[start:end] for start, end in zip(starts, ends, strict=True)])
-    at: dict[int, int] = {}  # a line's end in ``joined`` -> its end in ``data``
+def scan_lines(scan: Callable[[bytes], list[int]], lines: Sequence[bytes]) -> list[int]:
+    """``scan`` over ``lines`` joined in one buffer; each hit as ``index << ID_BITS | id``,
+    ``index`` the line's in ``lines``. Equals scanning each line alone for expressions that
+    never match a newline."""
+    at: dict[int, int] = {}  # a line's newline in the buffer -> its index
     offset = -1
-    for start, end in zip(starts, ends, strict=True):
-        offset += end - start + 1
-        at[offset] = end
+    for index, line in enumerate(lines):
+        offset += len(line) + 1
+        at[offset] = index
+    found = scan(b"\n".join(lines) + b"\n")
+    return [at[value >> ID_BITS] << ID_BITS | value & ID_MASK for value in found]
+
+
+def confirm_hits(db: Any, data: bytes, ends: list[int]) -> list[int]:
+    """The exact expressions' hits on the lines of ``data`` ending at ``ends``, scanned
+    together (the expressions never match a newline)."""
+    lines = [data[data.rfind(b"\n", 0, end) + 1 : end] for end in ends]
     return [
-        at[value >> ID_BITS] << ID_BITS | value & ID_MASK for value in scan_hits(db, joined + b"\n")
+        ends[value >> ID_BITS] << ID_BITS | value & ID_MASK
+        for value in scan_lines(lambda joined: scan_hits(db, joined), lines)
     ]
 
 
