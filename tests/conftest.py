@@ -77,6 +77,25 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return bool(_OTHER_LAYER_FILE.search(collection_path.read_text())) or None
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # A compiled classifier module (make native) older than any source of the package runs old
+    # code under new sources' names: every result would test the wrong thing.
+    built = sorted((REPO_ROOT / "plugins").rglob("*.so"))
+    if built:
+        oldest = min(path.stat().st_mtime for path in built)
+        newer = [
+            path
+            for path in (REPO_ROOT / "plugins" / "autofix").rglob("*.py")
+            if path.stat().st_mtime > oldest
+        ]
+        if newer:
+            pytest.exit(
+                f"the compiled classifier is older than {newer[0].relative_to(REPO_ROOT)}: run "
+                "`make native` to rebuild it, or `make clean-native` to test pure Python",
+                returncode=2,
+            )
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects by these markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # The three layers (pyproject's markers): a test neither airflow nor e2e is a unit test.

@@ -216,7 +216,9 @@ def _data_files() -> set[Path]:
     return {
         path
         for path in PACKAGE.rglob("*")
-        if path.is_file() and path.suffix not in {".py", ".pyc"} and "__pycache__" not in path.parts
+        if path.is_file()
+        and path.suffix not in {".py", ".pyc", ".so"}  # .so: the native build's own output
+        and "__pycache__" not in path.parts
     }
 
 

@@ -15,6 +15,7 @@ import yaml
 from autofix.audit.stores import store_from_uri
 from autofix.classify.classifier import Classifier
 from autofix.errors import PatternFileError
+from autofix.native_modules import compiled_modules
 from autofix.patterns import engine
 from autofix.patterns.loader import (
     BUILT_IN_RULES_PATH,
@@ -90,6 +91,12 @@ def run_check(args: argparse.Namespace) -> int:
     mode = "extends" if rules.settings.mode == "extend" else "replaces"
     print(
         f"{args.file}: OK, {len(user)} rules; {mode} the {len(rules.compiled) - len(user)} built-in defaults in effect"
+    )
+    compiled_now = compiled_modules()
+    print(
+        f"classifier: compiled ({len(compiled_now)} modules, a native build)"
+        if compiled_now
+        else "classifier: interpreted (pure Python; a native build runs the same code faster)"
     )
     if not engine.installed():
         print(

@@ -1,0 +1,40 @@
+"""Optional compiled classifier: ``AUTOFIX_NATIVE=1`` compiles the per-line modules with mypyc.
+
+Everything else about the package lives in pyproject.toml. Without the variable the build is
+pure Python, the same code interpreted (docs/benchmarks.md has both speeds). The compiled build
+needs mypy (mypyc) and a C compiler in the build environment:
+
+    pip install 'mypy==2.4.1' && AUTOFIX_NATIVE=1 pip wheel --no-build-isolation --no-deps .
+    make native        # the same modules, built in place for this checkout
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+from pathlib import Path
+
+from setuptools import setup
+
+# Read alone: importing the package would need its dependencies in the build environment.
+NATIVE_MODULES = runpy.run_path(
+    str(Path(__file__).resolve().parent / "plugins" / "autofix" / "native_modules.py")
+)["NATIVE_MODULES"]
+
+ext_modules = []
+if os.environ.get("AUTOFIX_NATIVE") == "1":
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        sys.exit(
+            "AUTOFIX_NATIVE=1 needs mypyc in the build environment: pip install 'mypy==2.4.1', "
+            "then build with --no-build-isolation (or unset AUTOFIX_NATIVE for pure Python)"
+        )
+    ext_modules = mypycify(
+        [f"plugins/{name.replace('.', '/')}.py" for name in NATIVE_MODULES],
+        opt_level="3",
+        group_name="autofix_native",
+    )
+
+setup(ext_modules=ext_modules)
