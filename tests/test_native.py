@@ -7,6 +7,7 @@ checkout) the comparison has nothing to compare and says so.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -51,19 +52,36 @@ def test_every_native_module_is_compiled_or_none_is() -> None:
     assert compiled_modules() in ([], list(NATIVE_MODULES))
 
 
-def test_compiled_and_interpreted_judge_the_corpus_alike(tmp_path: Path) -> None:
+def _both_ways(root: Path, script: str, *args: str) -> tuple[str, str]:
+    """``script``'s output with the compiled modules, then without them, from one copy of the
+    checkout at ``root`` (the benchmark inputs hold their checkout's path): plugins/ and
+    benchmarks/ copied, tests/ the repository's."""
     if not compiled_modules():
         pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
-    pure = tmp_path / "plugins"
     shutil.copytree(
-        REPO / "plugins" / "autofix",
-        pure / "autofix",
-        ignore=shutil.ignore_patterns("*.so", "__pycache__"),
+        REPO / "plugins", root / "plugins", ignore=shutil.ignore_patterns("__pycache__")
     )
-    assert _run(pure, "-c", _REPORT).strip() == "[]"
-    script = str(REPO / "tests" / "corpus" / "verdict_hash.py")
-    compiled = _run(REPO / "plugins", script)
-    interpreted = _run(pure, script)
-    # Every corpus run's verdict and evidence, and the tool captures' (the same three hashes).
+    shutil.copytree(REPO / "benchmarks", root / "benchmarks")
+    (root / "tests").symlink_to(REPO / "tests")
+    plugins = root / "plugins"
+    assert json.loads(_run(plugins, "-c", _REPORT)) == list(NATIVE_MODULES)
+    compiled = _run(plugins, str(root / script), *args)
+    for built in plugins.rglob("*.so"):
+        built.unlink()
+    assert json.loads(_run(plugins, "-c", _REPORT)) == []
+    return compiled, _run(plugins, str(root / script), *args)
+
+
+def test_compiled_and_interpreted_judge_the_corpus_alike(tmp_path: Path) -> None:
+    # Every corpus run's verdict and evidence, and the tool captures' (three hashes).
+    compiled, interpreted = _both_ways(tmp_path, "tests/corpus/verdict_hash.py")
     assert "verdicts" in compiled
+    assert compiled == interpreted
+
+
+def test_compiled_and_interpreted_report_alike_on_every_benchmark_input(tmp_path: Path) -> None:
+    # Each input's whole report, fed in 1 MB pieces and in 4,099-byte pieces that cut lines and
+    # UTF-8 sequences.
+    compiled, interpreted = _both_ways(tmp_path, "benchmarks/report_digest.py", "--mb", "1")
+    assert "noise-dense" in compiled
     assert compiled == interpreted
