@@ -90,10 +90,9 @@ class EngineWalk(LineJudge):
             todo = sorted(compress(best, map(engine.special.__getitem__, best.values())))
             if not self._disabled and (firsts[hs.F_PY_WARNING] or firsts[hs.F_NODE_WARNING]):
                 todo = self._settle_heads(data, best, clean, todo)
-        before = self._line_no
-        if todo or self._tracker.open:
-            self._walk(data, best, clean, todo)
-        self._line_no = before + data.count(b"\n")
+        # The walk counts the lines before its last one; the rest are counted here, once.
+        cursor = self._walk(data, best, clean, todo) if todo or self._tracker.open else 0
+        self._line_no += data.count(b"\n", cursor)
         self._engine_tail(data, best, clean)
 
     def _scan(self, data: bytes) -> dict[int, int]:
@@ -147,8 +146,9 @@ class EngineWalk(LineJudge):
 
     def _walk(
         self, data: bytes, best: dict[int, int], clean: dict[int, bytes], todo: list[int]
-    ) -> None:
-        """In order: the lines that need Python, and the lines an open block takes."""
+    ) -> int:
+        """In order: the lines that need Python, and the lines an open block takes. Returns
+        the start of the first line not counted in ``_line_no``."""
         tracker = self._tracker
         engine = self._engine
         assert engine is not None
@@ -183,6 +183,7 @@ class EngineWalk(LineJudge):
             stop = find(b"\n", cursor)
             self._engine_line(data, best, clean, cursor, stop)
             cursor = stop + 1
+        return cursor
 
     def _first_rule_id(self, end: int) -> int:
         """The smallest rule id (no flag) that hit the line ending at ``end``, or -1."""
