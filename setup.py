@@ -4,7 +4,8 @@ Everything else about the package lives in pyproject.toml. Without the variable 
 pure Python, the same code interpreted (docs/benchmarks.md has both speeds). The compiled build
 needs mypy (mypyc) and a C compiler in the build environment:
 
-    pip install 'mypy==2.4.1' && AUTOFIX_NATIVE=1 pip wheel --no-build-isolation --no-deps .
+    pip install 'mypy==2.4.1' setuptools wheel
+    AUTOFIX_NATIVE=1 pip wheel --no-build-isolation --no-deps .
     make native        # the same modules, built in place for this checkout
 """
 
@@ -22,13 +23,16 @@ NATIVE_MODULES = runpy.run_path(
     str(Path(__file__).resolve().parent / "plugins" / "autofix" / "native_modules.py")
 )["NATIVE_MODULES"]
 
+# Metadata and source builds run this file too: they compile nothing.
+METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
 ext_modules = []
-if os.environ.get("AUTOFIX_NATIVE") == "1":
+if os.environ.get("AUTOFIX_NATIVE") == "1" and not METADATA_ONLY & set(sys.argv[1:]):
     try:
         from mypyc.build import mypycify
     except ImportError:
         sys.exit(
-            "AUTOFIX_NATIVE=1 needs mypyc in the build environment: pip install 'mypy==2.4.1', "
+            "AUTOFIX_NATIVE=1 needs mypyc in the build environment: pip install 'mypy==2.4.1' "
+            "setuptools wheel, "
             "then build with --no-build-isolation (or unset AUTOFIX_NATIVE for pure Python)"
         )
     ext_modules = mypycify(
