@@ -596,3 +596,49 @@ def test_error_blocks_are_redacted_in_one_pass_as_the_model_would(
     assert "\x1b" not in blocks[0].text and "\x00" not in blocks[0].text
     # One pass over the joined texts, plus the rule ids: no block went through the validator.
     assert len(calls) == 1 + 2
+
+
+_REDRAW_PIECES = [
+    "\r",
+    "\r",
+    "\x1b[",
+    "32m",
+    "\x1b]0;t",
+    "\x07",
+    "\x9b1K",
+    "a",
+    "bc",
+    "é",
+    "⚠",
+    "100%",
+]
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(_REDRAW_PIECES), max_size=40),
+    tail=st.sampled_from(["", "\r", "\n", "\r\n"]),
+    invalid=st.booleans(),
+)
+def test_dropping_overwritten_segments_keeps_the_normalised_line(
+    pieces: list[str], tail: str, invalid: bool
+) -> None:
+    from autofix.classify.normalize import drop_overwritten
+
+    raw = ("".join(pieces)).encode() + (b"\xe2\x82" if invalid else b"")
+    line = raw + tail.encode()
+    trimmed = drop_overwritten(raw) + tail.encode()
+    assert len(trimmed) <= len(line)
+    decoded = line.decode("utf-8", "replace")
+    assert normalize_text(trimmed.decode("utf-8", "replace")) == normalize_text(decoded)
+
+
+def test_a_progress_bar_keeps_only_the_segments_that_show() -> None:
+    from autofix.classify.normalize import drop_overwritten
+
+    bar = b"\r".join(b"\x1b[32m%3d%%\x1b[0m" % n for n in range(101))
+    assert drop_overwritten(bar + b"\rdone, 3 errors") == b"done, 3 errors"
+    assert drop_overwritten(bar + b"\rok") == b"\x1b[32m100%\x1b[0m\rok"
+    assert normalize_text((bar + b"\rok").decode()) == "ok0%"
+    # an OSC title may hold a \r: such a line is kept whole
+    assert drop_overwritten(b"\x1b]0;a\rb\x07x\ry\rz") == b"\x1b]0;a\rb\x07x\ry\rz"

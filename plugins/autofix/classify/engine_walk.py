@@ -19,7 +19,7 @@ from itertools import compress, repeat
 
 from autofix.classify.blocks import continues_generic
 from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge, remember
-from autofix.classify.normalize import normalize_text
+from autofix.classify.normalize import drop_overwritten, normalize_text
 from autofix.patterns import engine as hs
 from autofix.patterns.compiled import (
     SETTLE_FULL,
@@ -124,7 +124,9 @@ class EngineWalk(LineJudge):
         ends = [end for end, i in best.items() if i == hs.F_SLOW]
         # One batch: no escape or invalid sequence spans the joining newlines, so this equals
         # normalising each line alone, with the per-line work in C.
-        raw = b"\n".join(data[data.rfind(b"\n", 0, end) + 1 : end] for end in ends)
+        raw = b"\n".join(
+            drop_overwritten(data[data.rfind(b"\n", 0, end) + 1 : end]) for end in ends
+        )
         lines = normalize_text(raw.decode("utf-8", "replace")).split("\n")
         cap = self._max_len
         fixed = (

@@ -51,6 +51,31 @@ def overwrite_carriage_returns(line: str) -> str:
     return "".join(pieces)
 
 
+def drop_overwritten(line: bytes) -> bytes:
+    """``line`` (UTF-8, no newline) without the ``\r`` segments that later segments wholly
+    overwrite: ``normalize_text`` gives the same text for both, and a progress bar of a
+    thousand redraws is decoded and stripped once instead of a thousand times. Walking back
+    from the last segment, one whose byte length is within the columns already covered cannot
+    show (a segment never shows more characters than it has bytes). Kept whole when an OSC
+    escape (which may span a ``\r``) or invalid UTF-8 could make the segments' widths differ."""
+    if line.count(b"\r") < 2 or b"\x1b]" in line:
+        return line
+    kept: list[bytes] = []
+    reached = 0
+    for segment in reversed(line.split(b"\r")):
+        if len(segment) <= reached:
+            continue
+        try:
+            width = len(strip_ansi(segment.decode("utf-8")))
+        except UnicodeDecodeError:
+            return line
+        if width > reached:
+            reached = width
+            kept.append(segment)
+    kept.reverse()
+    return b"\r".join(kept)
+
+
 def normalize_text(text: str) -> str:
     """Strip ANSI; ``\\r\\n`` is a newline, a bare ``\\r`` overwrites. ``text`` may hold many lines."""
     text = strip_ansi(text)
