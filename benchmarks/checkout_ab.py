@@ -62,10 +62,8 @@ def run_child(
     checkout: Path, inputs: list[str], megabytes: float, cpu: int, samples: int = 0
 ) -> dict[str, float]:
     """One process in ``checkout``: ratios to the seed, or (``samples``) 16 KB parse p99s."""
-    command = [sys.executable, "-c", CHILD, ",".join(inputs), str(megabytes)]
-    if samples:
-        command = [sys.executable, "-c", LATENCY_CHILD, ",".join(inputs), str(megabytes)]
-        command.append(str(samples))
+    command = [sys.executable, "-c", LATENCY_CHILD if samples else CHILD]
+    command += [",".join(inputs), str(megabytes), *([str(samples)] if samples else [])]
     if cpu >= 0:
         command = ["taskset", "-c", str(cpu), *command]
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, check=False)

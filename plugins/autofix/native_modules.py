@@ -1,5 +1,6 @@
 """The modules a native build compiles (setup.py, ``AUTOFIX_NATIVE=1``): the classifier's
-per-line path. Plain data, imported by setup.py before the package is installed."""
+per-line path. setup.py reads this file alone (runpy), before the package or its dependencies
+are installed: it imports nothing of them."""
 
 from __future__ import annotations
 

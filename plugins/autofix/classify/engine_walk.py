@@ -124,9 +124,7 @@ class EngineWalk(LineJudge):
         ends = [end for end, i in best.items() if i == hs.F_SLOW]
         # One batch: no escape or invalid sequence spans the joining newlines, so this equals
         # normalising each line alone, with the per-line work in C.
-        raw = b"\n".join(
-            drop_overwritten(data[data.rfind(b"\n", 0, end) + 1 : end]) for end in ends
-        )
+        raw = b"\n".join(map(drop_overwritten, hs.lines_ending_at(data, ends)))
         lines = normalize_text(raw.decode("utf-8", "replace")).split("\n")
         cap = self._max_len
         fixed = (
@@ -206,7 +204,7 @@ class EngineWalk(LineJudge):
         line = (data[start:end] if raw is None else raw).decode("utf-8", "replace")
         rule_id = self._rules[i - hs.N_FLAGS].id
         self._line_no += 1
-        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
+        self._count(rule_id)
         self._walked[end] = True
         self._tail_is_error = False
         self._summary(line, rule_id, failure=False)
@@ -280,9 +278,13 @@ class EngineWalk(LineJudge):
             return
         self._walked.pop(stop, None)  # the line it took is shown in a tail again, if it may be
         if was_id is not None:
-            self._hits[was_id] = self._hits.get(was_id, 0) + 1
+            self._count(was_id)
         else:
             self._noise -= 1
+
+    def _count(self, rule_id: str) -> None:
+        """One hit of ``rule_id`` more (a line settled on a short path)."""
+        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
 
     def _uncount(self, rule_id: str) -> None:
         """One hit of ``rule_id`` less (the rule counted a line in bulk that is not its own)."""
@@ -308,7 +310,7 @@ class EngineWalk(LineJudge):
             return
         rule_id = self._rules[best[end] - hs.N_FLAGS].id
         self._line_no += 1
-        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
+        self._count(rule_id)
         self._noise += 1
         self._walked[end] = False
         self._retried()
@@ -333,8 +335,7 @@ class EngineWalk(LineJudge):
         if raw is None:
             raw = data[follower:stop]
         taken = _takes(how == SETTLE_PY_WARNING, raw)
-        rule_id = self._rules[position].id
-        self._hits[rule_id] = self._hits.get(rule_id, 0) + 1
+        self._count(self._rules[position].id)
         self._noise += 1
         self._line_no += 1
         self._walked[end] = False

@@ -341,10 +341,15 @@ def scan_lines(scan: Callable[[bytes], list[int]], lines: Sequence[bytes]) -> li
     return [at[value >> ID_BITS] << ID_BITS | value & ID_MASK for value in found]
 
 
+def lines_ending_at(data: bytes, ends: Sequence[int]) -> list[bytes]:
+    """The lines of ``data`` whose newlines are at ``ends``, without them."""
+    return [data[data.rfind(b"\n", 0, end) + 1 : end] for end in ends]
+
+
 def confirm_hits(db: Any, data: bytes, ends: list[int]) -> list[int]:
     """The exact expressions' hits on the lines of ``data`` ending at ``ends``, scanned
     together (the expressions never match a newline)."""
-    lines = [data[data.rfind(b"\n", 0, end) + 1 : end] for end in ends]
+    lines = lines_ending_at(data, ends)
     return [
         ends[value >> ID_BITS] << ID_BITS | value & ID_MASK
         for value in scan_lines(lambda joined: scan_hits(db, joined), lines)
