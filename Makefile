@@ -38,7 +38,7 @@ $(LLM_STAMP): $(STAMP)
 NATIVE_STAMP := $(VENV)/.native
 native: $(NATIVE_STAMP)
 
-$(NATIVE_STAMP): $(STAMP) setup.py $(shell find plugins/autofix -name '*.py')
+$(NATIVE_STAMP): $(STAMP) setup.py $(shell find plugins/autofix -name '*.py' -o -name '*.c')
 	AUTOFIX_NATIVE=1 $(BIN)/python setup.py --quiet build_ext --inplace
 	@find plugins -name '*.so' -exec touch {} +  # an unchanged module is not relinked: still current
 	@touch $(NATIVE_STAMP)

@@ -1,4 +1,5 @@
-"""Optional compiled classifier: ``AUTOFIX_NATIVE=1`` compiles the per-line modules with mypyc.
+"""Optional compiled classifier: ``AUTOFIX_NATIVE=1`` compiles the per-line modules with mypyc,
+and the newline count from C.
 
 Everything else about the package lives in pyproject.toml. Without the variable the build is
 pure Python, the same code interpreted (docs/benchmarks.md has both speeds). The compiled build
@@ -16,12 +17,12 @@ import runpy
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 # Read alone: importing the package would need its dependencies in the build environment.
-NATIVE_MODULES = runpy.run_path(
+NATIVE = runpy.run_path(
     str(Path(__file__).resolve().parent / "plugins" / "autofix" / "native_modules.py")
-)["NATIVE_MODULES"]
+)
 
 # Metadata and source builds run this file too: they compile nothing.
 METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
@@ -36,9 +37,13 @@ if os.environ.get("AUTOFIX_NATIVE") == "1" and not METADATA_ONLY & set(sys.argv[
             "then build with --no-build-isolation (or unset AUTOFIX_NATIVE for pure Python)"
         )
     ext_modules = mypycify(
-        [f"plugins/{name.replace('.', '/')}.py" for name in NATIVE_MODULES],
+        [f"plugins/{name.replace('.', '/')}.py" for name in NATIVE["MYPYC_MODULES"]],
         opt_level="3",
         group_name="autofix_native",
     )
+    ext_modules += [
+        Extension(name, [source], extra_compile_args=["-O3"])
+        for name, source in NATIVE["C_MODULES"].items()
+    ]
 
 setup(ext_modules=ext_modules)

@@ -138,6 +138,38 @@ def test_confirmed_lines_are_found_in_a_whole_chunk() -> None:
     assert ends[0] not in by_line
 
 
+@pytest.mark.parametrize(
+    ("expression", "scanned"),
+    [
+        (r"(?:npm ERR!)[^\n]*$", "(?:npm ERR!)"),
+        (r"a|b[^\n]*$", "a|b"),  # the same lines: each alternative's match is on one
+        (r"^(?:FAIL)$", r"^(?:FAIL)$"),  # its own end anchor: kept
+        (r"x\[^\n]*$", r"x\[^\n]*$"),  # an escaped ``[``: no tail to drop
+        (r"[^\n]*$", r"[^\n]*$"),  # nothing would be left
+    ],
+)
+def test_the_database_drops_only_a_true_tail(expression: str, scanned: str) -> None:
+    assert engine._untailed(expression) == scanned
+
+
+def test_repeated_and_mid_line_matches_report_their_lines_end() -> None:
+    """Untailed, a rule reports each match; every hit still names its line's newline (or the
+    chunk's end), in the pure code and in C alike."""
+    rules = compile_rules(
+        [Rule(id="boom", kind="error", type="substring", pattern="boom", reason="test")],
+        PatternSettings(),
+        "test",
+        (),
+    )
+    found = rules.ruleset("", "stderr").engine()
+    assert found is not None
+    data = b"boom boom boom tail\nquiet\nx boom"  # the last line has no newline
+    hits = sorted(found.engine.scan(data))
+    ends = {value >> engine.ID_BITS for value in hits}
+    assert ends == {data.index(b"\n"), len(data)}
+    assert len(hits) == 4  # one per match: readers key hits by line
+
+
 def test_every_built_in_runs_on_the_engine() -> None:
     modes = {c.id: c.plan.mode for c in defaults().compiled if c.plan is not None}
     assert set(modes) == {rule.id for rule in DEFAULT_RULES}

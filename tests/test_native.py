@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -85,3 +86,27 @@ def test_compiled_and_interpreted_report_alike_on_every_benchmark_input(tmp_path
     compiled, interpreted = _both_ways(tmp_path, "benchmarks/report_digest.py", "--mb", "1")
     assert "noise-dense" in compiled
     assert compiled == interpreted
+
+
+def test_the_c_newline_work_equals_the_pure_code() -> None:
+    # newlines.py's pure functions against the C module, on random bytes, ranges and hits
+    # (ascending, as the engine reports them, and shuffled).
+    if "autofix.patterns._newlines" not in compiled_modules():
+        pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
+    from autofix.patterns import _newlines, newlines
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        data = bytes(rng.choice(b"ab\n\xff") for _ in range(rng.randrange(0, 300)))
+        start, end = rng.randrange(-400, 400), rng.randrange(-400, 400)
+        assert _newlines.count(data, start, end) == newlines._count(data, start, end)
+        ends = sorted(rng.randrange(0, len(data) + 1) for _ in range(rng.randrange(0, 20)))
+        if rng.random() < 0.2:
+            rng.shuffle(ends)
+        hits = [value << 10 | rng.randrange(1024) for value in ends]
+        in_c, pure = list(hits), list(hits)
+        _newlines.to_line_ends(data, in_c, 10)
+        newlines._to_line_ends(data, pure, 10)
+        assert in_c == pure
+    with pytest.raises(ValueError, match="outside data"):
+        _newlines.to_line_ends(b"ab\n", [9 << 10], 10)

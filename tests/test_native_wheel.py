@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from autofix.native_modules import NATIVE_MODULES
+from autofix.native_modules import MYPYC_MODULES, NATIVE_MODULES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -84,7 +84,8 @@ def test_the_native_wheel_carries_and_loads_every_compiled_module(tmp_path: Path
     for module in NATIVE_MODULES:
         stem = module.replace(".", "/")
         assert any(n.startswith(stem + ".") and n.endswith(".so") for n in names), module
-        assert stem + ".py" in names  # the source ships too: tracebacks and the pure fallback
+    for module in MYPYC_MODULES:  # the source ships too: tracebacks and the pure fallback
+        assert module.replace(".", "/") + ".py" in names
     assert any(n.startswith("autofix_native__mypyc.") for n in names)  # the shared library
 
     unpacked = tmp_path / "site"

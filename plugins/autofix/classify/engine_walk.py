@@ -30,6 +30,7 @@ from autofix.patterns.compiled import (
     EngineSet,
     ascii_lower,
 )
+from autofix.patterns.newlines import count_newlines
 
 _CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
 TAIL_LINES = 5  # last non-noise lines kept for messages
@@ -92,7 +93,7 @@ class EngineWalk(LineJudge):
                 todo = self._settle_heads(data, best, clean, todo)
         # The walk counts the lines before its last one; the rest are counted here, once.
         cursor = self._walk(data, best, clean, todo) if todo or self._tracker.open else 0
-        self._line_no += data.count(b"\n", cursor)
+        self._line_no += count_newlines(data, cursor, len(data))
         self._engine_tail(data, best, clean)
 
     def _scan(self, data: bytes) -> dict[int, int]:
@@ -165,7 +166,7 @@ class EngineWalk(LineJudge):
                 self._engine_line(data, best, clean, cursor, stop)
                 cursor = stop + 1
             if cursor < start:
-                self._line_no += data.count(b"\n", cursor, start)
+                self._line_no += count_newlines(data, cursor, start)
             # An open block is offered the line first: the whole path.
             short = settle and tracker.kind is None and not self._disabled
             how = settle[best[end]] if short else SETTLE_FULL

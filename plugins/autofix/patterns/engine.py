@@ -1,10 +1,12 @@
 """Hyperscan (Vectorscan): every rule of a rule set in one linear-time pass over a chunk.
 
 Why this engine and how: docs/engine-choice.md. Each rule becomes one expression extended to the
-end of its line, ``(?:rule)[^\\n]*$`` in multi-line mode, so a match's end offset is its line's
-newline and every rule reports at most once per line; the smallest id per line is the first rule
-in order. Flag expressions (smaller ids still) mark lines that need the slow path: terminal
-control (``\\r``, ESC, CSI) and warning heads, which open noise blocks. Rules run on the line's
+end of its line, ``(?:rule)[^\\n]*$`` in multi-line mode. The database leaves that tail out
+(``_untailed``: it made a quarter of the scan on quiet input and of real stderr's) and maps each
+match's end to its line's newline instead, so a rule may report a line more than once and every
+reader keys hits by line; the smallest id per line is the first rule in order. Flag
+expressions (smaller ids still) mark lines that need the slow path: terminal control (``\\r``,
+ESC, CSI) and warning heads, which open noise blocks. Rules run on the line's
 UTF-8 bytes: ``\\w \\d \\s \\b`` and case folding are ASCII.
 
 A rule runs in one of three modes (``autofix patterns check`` prints them):
@@ -34,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from autofix.patterns.newlines import to_line_ends
 from autofix.patterns.redos import can_match_newline, required_literals
 
 hyperscan: Any
@@ -308,24 +311,28 @@ def scan_hits(db: Any, data: bytes) -> list[int]:
         append(end << 10 | i)  # ID_BITS, as a constant: this runs once per match
 
     db.scan(data, match_event_handler=on_match)
+    to_line_ends(data, hits, ID_BITS)
     return hits
 
 
 def scan_split(db: Any, data: bytes) -> tuple[list[int], list[int]]:
-    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart."""
+    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart,
+    each once."""
     hits: list[int] = []
-    candidates: list[int] = []
+    marks: list[int] = []
     append = hits.append
-    mark = candidates.append
+    mark = marks.append
 
     def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
         if i == 1023:  # F_CANDIDATE, as a constant
-            mark(end)
+            mark(end << 10)
         else:
             append(end << 10 | i)
 
     db.scan(data, match_event_handler=on_match)
-    return hits, candidates
+    to_line_ends(data, hits, ID_BITS)
+    to_line_ends(data, marks, ID_BITS)
+    return hits, sorted({value >> ID_BITS for value in marks})
 
 
 def scan_lines(scan: Callable[[bytes], list[int]], lines: Sequence[bytes]) -> list[int]:
@@ -375,9 +382,9 @@ class Engine:
         exact: list[tuple[str, int, int]] = []
         for position, plan in enumerate(self.plans):
             flags = _flags(plan.caseless)
-            entries += [(e, N_FLAGS + position, flags) for e in plan.expressions]
-            entries += [(prefilter, F_CANDIDATE, flags) for prefilter, _ in plan.confirm]
-            exact += [(e, N_FLAGS + position, flags) for _, e in plan.confirm]
+            entries += [(_untailed(e), N_FLAGS + position, flags) for e in plan.expressions]
+            entries += [(_untailed(p), F_CANDIDATE, flags) for p, _ in plan.confirm]
+            exact += [(_untailed(e), N_FLAGS + position, flags) for _, e in plan.confirm]
         self.db = _shared(tuple(entries))
         self.confirm_db = _shared(tuple(exact)) if exact else None
 
@@ -388,6 +395,15 @@ class Engine:
         if candidates:
             hits += confirm_hits(self.confirm_db, data, candidates)
         return hits
+
+
+def _untailed(expression: str) -> str:
+    """``expression`` without a final ``[^\\n]*$``: the same lines match, and the hit's end is
+    mapped to its line's newline. Flags keep theirs (an ESC repeats within a line)."""
+    head = expression.removesuffix(_EOL)
+    if head == expression or not head or (len(head) - len(head.rstrip("\\"))) % 2:
+        return expression  # no tail, or its ``[`` is escaped
+    return head
 
 
 def _shared(entries: tuple[tuple[str, int, int], ...]) -> Any:
