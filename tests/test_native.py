@@ -89,13 +89,14 @@ def test_compiled_and_interpreted_report_alike_on_every_benchmark_input(tmp_path
 
 
 def test_the_c_newline_work_equals_the_pure_code() -> None:
-    # newlines.py's pure functions against the C module, on random bytes, ranges and hits
-    # (ascending, as the engine reports them, and shuffled).
+    # newlines.py's pure code against the C module, on random bytes, ranges and matches
+    # (ascending, as the engine reports them, and shuffled), candidates among them.
     if "autofix.patterns._newlines" not in compiled_modules():
         pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
     from autofix.patterns import _newlines, newlines
 
     rng = random.Random(7)
+    in_c, pure = _newlines.Hits(10, 1023), newlines._Hits(10, 1023)
     for _ in range(3000):
         data = bytes(rng.choice(b"ab\n\xff") for _ in range(rng.randrange(0, 300)))
         start, end = rng.randrange(-400, 400), rng.randrange(-400, 400)
@@ -103,10 +104,11 @@ def test_the_c_newline_work_equals_the_pure_code() -> None:
         ends = sorted(rng.randrange(0, len(data) + 1) for _ in range(rng.randrange(0, 20)))
         if rng.random() < 0.2:
             rng.shuffle(ends)
-        hits = [value << 10 | rng.randrange(1024) for value in ends]
-        in_c, pure = list(hits), list(hits)
-        _newlines.to_line_ends(data, in_c, 10)
-        newlines._to_line_ends(data, pure, 10)
-        assert in_c == pure
+        for match_end in ends:
+            i = rng.choice([3, 7, 1023])
+            in_c(i, 0, match_end, 0, None)
+            pure(i, 0, match_end, 0, None)
+        assert in_c.take(data) == pure.take(data)
+    in_c(5, 0, 9, 0, None)
     with pytest.raises(ValueError, match="outside data"):
-        _newlines.to_line_ends(b"ab\n", [9 << 10], 10)
+        in_c.take(b"ab\n")

@@ -4,7 +4,7 @@
  * count: CPython's bytes.count stops at a maximum count, so its one-byte loop stays scalar
  * (about 2 GB/s). This loop has no early exit: 16 bytes a step with SSE2, a plain loop
  * elsewhere, which compilers vectorise.
- * to_line_ends: the engine's hits carry their match's end; each becomes its line's end.
+ * Hits: the engine's match handler; a match carries its own end, which becomes its line's end.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -78,67 +78,169 @@ newlines_count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(total);
 }
 
-static PyObject *
-newlines_to_line_ends(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* Hits: the engine's match handler. Each call keeps one match as end << bits | id in a C array;
+ * take(data) moves every end to its line's end and returns the rule hits and, apart, the ends
+ * of the lines the candidate id marked, each once, ascending. */
+typedef struct {
+    PyObject_HEAD
+    long long *values;
+    Py_ssize_t size, capacity;
+    int bits;
+    long long candidate;
+} Hits;
+
+static void
+hits_dealloc(Hits *self)
 {
-    if (nargs != 3 || !PyList_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "to_line_ends(data, hits: list, bits): three arguments");
+    PyMem_Free(self->values);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+hits_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    int bits;
+    long long candidate;
+    static char *names[] = {"bits", "candidate", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iL", names, &bits, &candidate)) {
         return NULL;
     }
-    long bits = PyLong_AsLong(args[2]);
-    if (bits == -1 && PyErr_Occurred()) {
+    if (bits < 1 || bits > 30) {
+        PyErr_SetString(PyExc_ValueError, "bits: 1 to 30");
         return NULL;
     }
-    if (bits < 0 || bits > 30) {
-        PyErr_SetString(PyExc_ValueError, "bits: 0 to 30");
+    Hits *self = (Hits *)type->tp_alloc(type, 0);
+    if (self != NULL) {
+        self->bits = bits;
+        self->candidate = candidate;
+    }
+    return (PyObject *)self;
+}
+
+/* (id, from, to, flags, context), as the hyperscan binding calls a handler; None: go on. */
+static PyObject *
+hits_call(Hits *self, PyObject *args, PyObject *kwargs)
+{
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) < 3) {
+        PyErr_SetString(PyExc_TypeError, "Hits(id, from, to, ...)");
         return NULL;
     }
+    unsigned long long id = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 0));
+    unsigned long long to = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 2));
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (id >> self->bits || to >> (62 - self->bits)) {
+        PyErr_SetString(PyExc_ValueError, "a match id or end out of range");
+        return NULL;
+    }
+    if (self->size == self->capacity) {
+        Py_ssize_t capacity = self->capacity ? self->capacity * 2 : 1024;
+        long long *grown = PyMem_Realloc(self->values, (size_t)capacity * sizeof(long long));
+        if (grown == NULL) {
+            return PyErr_NoMemory();
+        }
+        self->values = grown;
+        self->capacity = capacity;
+    }
+    self->values[self->size++] = (long long)(to << self->bits | id);
+    Py_RETURN_NONE;
+}
+
+static int
+ascending(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+static PyObject *
+hits_take(Hits *self, PyObject *data_object)
+{
     Py_buffer view;
-    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
+    if (PyObject_GetBuffer(data_object, &view, PyBUF_SIMPLE) < 0) {
         return NULL;
     }
     const char *data = view.buf;
-    const long long size = view.len, mask = (1LL << bits) - 1;
+    const long long size = view.len, mask = (1LL << self->bits) - 1;
     long long low = 0, high = -1; /* ends from low to high are on the line ending at high */
-    PyObject *hits = args[1];
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(hits); k++) {
-        PyObject *item = PyList_GET_ITEM(hits, k);
-        long long value = PyLong_AsLongLong(item);
-        if (value == -1 && PyErr_Occurred()) {
-            PyBuffer_Release(&view);
-            return NULL;
-        }
-        long long end = value >> bits;
-        if (end < 0 || end > size) {
-            PyBuffer_Release(&view);
+    Py_ssize_t marked = 0;
+    PyObject *hits = PyList_New(0), *result = NULL;
+    if (hits == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < self->size; k++) {
+        long long value = self->values[k], end = value >> self->bits;
+        if (end > size) {
             PyErr_SetString(PyExc_ValueError, "a hit's end is outside data");
-            return NULL;
+            goto done;
         }
-        if (end == size || data[end] == '\n') {
-            continue; /* a tailed expression's, or the match ended its line */
+        if (end != size && data[end] != '\n') { /* else a tailed expression's, or its line's end */
+            if (end > high || end < low) {
+                const char *newline = memchr(data + end, '\n', (size_t)(size - end));
+                low = end;
+                high = newline == NULL ? size : newline - data;
+            }
+            end = high;
         }
-        if (end > high || end < low) {
-            const char *newline = memchr(data + end, '\n', (size_t)(size - end));
-            low = end;
-            high = newline == NULL ? size : newline - data;
+        if ((value & mask) == self->candidate) {
+            self->values[marked++] = end; /* behind k: the array is read ahead of it */
+            continue;
         }
-        PyObject *mapped = PyLong_FromLongLong(high << bits | (value & mask));
-        if (mapped == NULL) {
-            PyBuffer_Release(&view);
-            return NULL;
+        PyObject *item = PyLong_FromLongLong(end << self->bits | (value & mask));
+        if (item == NULL || PyList_Append(hits, item) < 0) {
+            Py_XDECREF(item);
+            goto done;
         }
-        PyList_SET_ITEM(hits, k, mapped);
         Py_DECREF(item);
     }
+    qsort(self->values, (size_t)marked, sizeof(long long), ascending);
+    PyObject *candidates = PyList_New(0);
+    if (candidates == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < marked; k++) {
+        if (k && self->values[k] == self->values[k - 1]) {
+            continue;
+        }
+        PyObject *item = PyLong_FromLongLong(self->values[k]);
+        if (item == NULL || PyList_Append(candidates, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(candidates);
+            goto done;
+        }
+        Py_DECREF(item);
+    }
+    result = PyTuple_Pack(2, hits, candidates);
+    Py_DECREF(candidates);
+done:
+    self->size = 0;
+    Py_XDECREF(hits);
     PyBuffer_Release(&view);
-    Py_RETURN_NONE;
+    return result;
 }
+
+static PyMethodDef hits_methods[] = {
+    {"take", (PyCFunction)hits_take, METH_O,
+     "take(data): (rule hits as line end << bits | id, the candidate lines' ends); empties it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject HitsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "autofix.patterns._newlines.Hits",
+    .tp_basicsize = sizeof(Hits),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Hits(bits, candidate): the engine's match handler, in C.",
+    .tp_new = hits_new,
+    .tp_dealloc = (destructor)hits_dealloc,
+    .tp_call = (ternaryfunc)hits_call,
+    .tp_methods = hits_methods,
+};
 
 static PyMethodDef newlines_methods[] = {
     {"count", (PyCFunction)(void (*)(void))newlines_count, METH_FASTCALL,
      "count(data, start, end): the newlines in data[start:end], as data.count(b'\\n', start, end)."},
-    {"to_line_ends", (PyCFunction)(void (*)(void))newlines_to_line_ends, METH_FASTCALL,
-     "to_line_ends(data, hits, bits): each hit (end << bits | id) with end moved to its line's end, in place."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -149,5 +251,13 @@ static struct PyModuleDef newlines_module = {
 PyMODINIT_FUNC
 PyInit__newlines(void)
 {
-    return PyModule_Create(&newlines_module);
+    if (PyType_Ready(&HitsType) < 0) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&newlines_module);
+    if (module != NULL && PyModule_AddObjectRef(module, "Hits", (PyObject *)&HitsType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

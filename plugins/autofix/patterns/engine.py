@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autofix.patterns.newlines import to_line_ends
+from autofix.patterns.newlines import Hits
 from autofix.patterns.redos import can_match_newline, required_literals
 
 hyperscan: Any
@@ -303,36 +303,18 @@ def invalid_utf8_ends(data: bytes) -> set[int]:
 
 
 def scan_hits(db: Any, data: bytes) -> list[int]:
-    """Every (line end, id) hit as ``end << ID_BITS | id``; one Python call per hit."""
-    hits: list[int] = []
-    append = hits.append
-
-    def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
-        append(end << 10 | i)  # ID_BITS, as a constant: this runs once per match
-
-    db.scan(data, match_event_handler=on_match)
-    to_line_ends(data, hits, ID_BITS)
-    return hits
+    """Every (line end, id) hit as ``end << ID_BITS | id``."""
+    handler = Hits(ID_BITS, -1)
+    db.scan(data, match_event_handler=handler)
+    return handler.take(data)[0]
 
 
 def scan_split(db: Any, data: bytes) -> tuple[list[int], list[int]]:
     """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart,
-    each once."""
-    hits: list[int] = []
-    marks: list[int] = []
-    append = hits.append
-    mark = marks.append
-
-    def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
-        if i == 1023:  # F_CANDIDATE, as a constant
-            mark(end << 10)
-        else:
-            append(end << 10 | i)
-
-    db.scan(data, match_event_handler=on_match)
-    to_line_ends(data, hits, ID_BITS)
-    to_line_ends(data, marks, ID_BITS)
-    return hits, sorted({value >> ID_BITS for value in marks})
+    each once, ascending."""
+    handler = Hits(ID_BITS, F_CANDIDATE)
+    db.scan(data, match_event_handler=handler)
+    return handler.take(data)
 
 
 def scan_lines(scan: Callable[[bytes], list[int]], lines: Sequence[bytes]) -> list[int]:
