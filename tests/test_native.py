@@ -88,27 +88,35 @@ def test_compiled_and_interpreted_report_alike_on_every_benchmark_input(tmp_path
     assert compiled == interpreted
 
 
-def test_the_c_newline_work_equals_the_pure_code() -> None:
-    # newlines.py's pure code against the C module, on random bytes, ranges and matches
-    # (ascending, as the engine reports them, and shuffled), candidates among them.
+def test_the_c_newline_work_keeps_its_definition() -> None:
+    # The C count against bytes.count, and the C match handler against its definition (each
+    # hit at the first newline from its match's end, or the data's end; the candidate lines
+    # apart, once each, ascending), on random bytes, ranges and matches (ascending, as the
+    # engine reports them, and shuffled).
     if "autofix.patterns._newlines" not in compiled_modules():
         pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
-    from autofix.patterns import _newlines, newlines
+    from autofix.patterns import _newlines
 
     rng = random.Random(7)
-    in_c, pure = _newlines.Hits(10, 1023), newlines._Hits(10, 1023)
+    handler = _newlines.Hits(10, 1023)
     for _ in range(3000):
         data = bytes(rng.choice(b"ab\n\xff") for _ in range(rng.randrange(0, 300)))
         start, end = rng.randrange(-400, 400), rng.randrange(-400, 400)
-        assert _newlines.count(data, start, end) == newlines._count(data, start, end)
+        assert _newlines.count(data, start, end) == data.count(b"\n", start, end)
         ends = sorted(rng.randrange(0, len(data) + 1) for _ in range(rng.randrange(0, 20)))
         if rng.random() < 0.2:
             rng.shuffle(ends)
+        hits, marked = [], set()
         for match_end in ends:
             i = rng.choice([3, 7, 1023])
-            in_c(i, 0, match_end, 0, None)
-            pure(i, 0, match_end, 0, None)
-        assert in_c.take(data) == pure.take(data)
-    in_c(5, 0, 9, 0, None)
+            handler(i, 0, match_end, 0, None)
+            line_end = data.find(b"\n", match_end)
+            line_end = len(data) if line_end < 0 else line_end
+            if i == 1023:
+                marked.add(line_end)
+            else:
+                hits.append(line_end << 10 | i)
+        assert handler.take(data) == (hits, sorted(marked))
+    handler(5, 0, 9, 0, None)
     with pytest.raises(ValueError, match="outside data"):
-        in_c.take(b"ab\n")
+        handler.take(b"ab\n")

@@ -1,13 +1,13 @@
 """Hyperscan (Vectorscan): every rule of a rule set in one linear-time pass over a chunk.
 
 Why this engine and how: docs/engine-choice.md. Each rule becomes one expression extended to the
-end of its line, ``(?:rule)[^\\n]*$`` in multi-line mode. The database leaves that tail out
-(``_untailed``: it made a quarter of the scan on quiet input and of real stderr's) and maps each
-match's end to its line's newline instead, so a rule may report a line more than once and every
-reader keys hits by line; the smallest id per line is the first rule in order. Flag
-expressions (smaller ids still) mark lines that need the slow path: terminal control (``\\r``,
-ESC, CSI) and warning heads, which open noise blocks. Rules run on the line's
-UTF-8 bytes: ``\\w \\d \\s \\b`` and case folding are ASCII.
+end of its line, ``(?:rule)[^\\n]*$`` in multi-line mode, so a match's end offset is its line's
+newline. The native build's database leaves that tail out (``_untailed``: it made a quarter of
+the scan on quiet input) and its C match handler moves each end to its line's newline instead,
+so there a rule may report a line more than once; every reader keys hits by line. The smallest
+id per line is the first rule in order. Flag expressions (smaller ids still) mark lines that
+need the slow path: terminal control (``\\r``, ESC, CSI) and warning heads, which open noise
+blocks. Rules run on the line's UTF-8 bytes: ``\\w \\d \\s \\b`` and case folding are ASCII.
 
 A rule runs in one of three modes (``autofix patterns check`` prints them):
 - ``engine``: the engine's match is the verdict;
@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autofix.patterns.newlines import Hits
+from autofix.patterns.newlines import LineEndHits
 from autofix.patterns.redos import can_match_newline, required_literals
 
 hyperscan: Any
@@ -304,17 +304,28 @@ def invalid_utf8_ends(data: bytes) -> set[int]:
 
 def scan_hits(db: Any, data: bytes) -> list[int]:
     """Every (line end, id) hit as ``end << ID_BITS | id``."""
-    handler = Hits(ID_BITS, -1)
-    db.scan(data, match_event_handler=handler)
-    return handler.take(data)[0]
+    return scan_split(db, data)[0]
 
 
 def scan_split(db: Any, data: bytes) -> tuple[list[int], list[int]]:
-    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart,
-    each once, ascending."""
-    handler = Hits(ID_BITS, F_CANDIDATE)
-    db.scan(data, match_event_handler=handler)
-    return handler.take(data)
+    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart."""
+    if LineEndHits is not None:  # the native build: no Python call per match
+        handler = LineEndHits(ID_BITS, F_CANDIDATE)
+        db.scan(data, match_event_handler=handler)
+        return handler.take(data)
+    hits: list[int] = []
+    candidates: list[int] = []
+    append = hits.append
+    mark = candidates.append
+
+    def on_match(i: int, _start: int, end: int, _flags: int, _ctx: Any) -> None:
+        if i == 1023:  # F_CANDIDATE, as a constant: this runs once per match
+            mark(end)
+        else:
+            append(end << 10 | i)  # ID_BITS, as a constant
+
+    db.scan(data, match_event_handler=on_match)
+    return hits, candidates
 
 
 def scan_lines(scan: Callable[[bytes], list[int]], lines: Sequence[bytes]) -> list[int]:
@@ -362,11 +373,13 @@ class Engine:
             raise ValueError(f"at most {F_CANDIDATE - N_FLAGS} rules per rule set")
         entries = [(expr, flag, _flags(False)) for flag, expr in FLAG_EXPRESSIONS]
         exact: list[tuple[str, int, int]] = []
+        # Untailed only where the C handler moves the ends: in Python that costs more than it saves.
+        tail = _untailed if LineEndHits is not None else _as_is
         for position, plan in enumerate(self.plans):
             flags = _flags(plan.caseless)
-            entries += [(_untailed(e), N_FLAGS + position, flags) for e in plan.expressions]
-            entries += [(_untailed(p), F_CANDIDATE, flags) for p, _ in plan.confirm]
-            exact += [(_untailed(e), N_FLAGS + position, flags) for _, e in plan.confirm]
+            entries += [(tail(e), N_FLAGS + position, flags) for e in plan.expressions]
+            entries += [(tail(p), F_CANDIDATE, flags) for p, _ in plan.confirm]
+            exact += [(tail(e), N_FLAGS + position, flags) for _, e in plan.confirm]
         self.db = _shared(tuple(entries))
         self.confirm_db = _shared(tuple(exact)) if exact else None
 
@@ -377,6 +390,10 @@ class Engine:
         if candidates:
             hits += confirm_hits(self.confirm_db, data, candidates)
         return hits
+
+
+def _as_is(expression: str) -> str:
+    return expression
 
 
 def _untailed(expression: str) -> str:
