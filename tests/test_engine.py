@@ -171,6 +171,20 @@ def test_repeated_and_mid_line_matches_report_their_lines_end() -> None:
     assert len(hits) == (4 if LineEndHits is not None else 2)
 
 
+def test_a_flag_twinned_with_a_rule_is_still_reported() -> None:
+    """The Python warning flag is ``python-warning``'s own expression: the native build scans it
+    once and reports the rule's hits for the flag too; the pure build scans both."""
+    rules = defaults().ruleset("", "stderr")
+    found = rules.engine()
+    assert found is not None
+    position = next(p for p, rule in enumerate(rules.rules) if rule.id == "python-warning")
+    twinned = ((engine.N_FLAGS + position, engine.F_PY_WARNING),)
+    assert found.engine.also == (twinned if LineEndHits is not None else ())
+    data = b"x.py:3: DeprecationWarning: old\nplain\n"
+    ids = {value & engine.ID_MASK for value in found.engine.scan(data)}
+    assert {engine.F_PY_WARNING, engine.N_FLAGS + position} <= ids
+
+
 def test_every_built_in_runs_on_the_engine() -> None:
     modes = {c.id: c.plan.mode for c in defaults().compiled if c.plan is not None}
     assert set(modes) == {rule.id for rule in DEFAULT_RULES}

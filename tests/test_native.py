@@ -90,15 +90,15 @@ def test_compiled_and_interpreted_report_alike_on_every_benchmark_input(tmp_path
 
 def test_the_c_newline_work_keeps_its_definition() -> None:
     # The C count against bytes.count, and the C match handler against its definition (each
-    # hit at the first newline from its match's end, or the data's end; the candidate lines
-    # apart, once each, ascending), on random bytes, ranges and matches (ascending, as the
+    # hit at the first newline from its match's end, or the data's end, its twin flag beside
+    # it; the candidate lines apart, once each, ascending), on random bytes, ranges and matches (ascending, as the
     # engine reports them, and shuffled).
     if "autofix.patterns._newlines" not in compiled_modules():
         pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
     from autofix.patterns import _newlines
 
     rng = random.Random(7)
-    handler = _newlines.Hits(10, 1023)
+    handler = _newlines.Hits(10, 1023, [(7, 1)])  # a hit of 7 counts for flag 1 too
     for _ in range(3000):
         data = bytes(rng.choice(b"ab\n\xff") for _ in range(rng.randrange(0, 300)))
         start, end = rng.randrange(-400, 400), rng.randrange(-400, 400)
@@ -116,7 +116,11 @@ def test_the_c_newline_work_keeps_its_definition() -> None:
                 marked.add(line_end)
             else:
                 hits.append(line_end << 10 | i)
+                if i == 7:
+                    hits.append(line_end << 10 | 1)
         assert handler.take(data) == (hits, sorted(marked))
     handler(5, 0, 9, 0, None)
     with pytest.raises(ValueError, match="outside data"):
         handler.take(b"ab\n")
+    with pytest.raises(ValueError, match="at most 4"):
+        _newlines.Hits(10, 1023, [(1, 2)] * 5)

@@ -40,6 +40,8 @@ _WEIGHT_ORDER = {
     BlockWeight.SUMMARY: 4,
 }
 _WEIGHTS = {weight.value: weight for weight in BlockWeight}
+# ``weight.value`` is a Python-level property call; a dropped block needs its name per block.
+_WEIGHT_NAMES = {weight: weight.value for weight in BlockWeight}
 # A line's verdict: deciding rule position (-1: neutral), timed out, the block kind it opens,
 # and the rule id when it is plain noise (no block): the common case, settled fastest.
 Decision = tuple[int, bool, BlockKind | None, str | None]
@@ -373,7 +375,8 @@ class LineJudge:
         self._last_dropped = len(self._blocks) >= self._max_blocks
         if self._last_dropped:
             self._dropped += 1
-            self._dropped_weights[weight.value] = self._dropped_weights.get(weight.value, 0) + 1
+            name = _WEIGHT_NAMES[weight]
+            self._dropped_weights[name] = self._dropped_weights.get(name, 0) + 1
             if weight is not BlockWeight.RECOVERED:
                 self._dropped_last = line_no
             return

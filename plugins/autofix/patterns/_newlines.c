@@ -80,13 +80,17 @@ newlines_count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 /* Hits: the engine's match handler. Each call keeps one match as end << bits | id in a C array;
  * take(data) moves every end to its line's end and returns the rule hits and, apart, the ends
- * of the lines the candidate id marked, each once, ascending. */
+ * of the lines the candidate id marked, each once, ascending. ``also``: (id, other) pairs, a hit
+ * of id reported for other too (a flag whose expression is a rule's, scanned once). */
+#define MAX_ALSO 4
 typedef struct {
     PyObject_HEAD
     long long *values;
     Py_ssize_t size, capacity;
     int bits;
     long long candidate;
+    int n_also;
+    long long also_id[MAX_ALSO], also_other[MAX_ALSO];
 } Hits;
 
 static void
@@ -101,19 +105,42 @@ hits_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     int bits;
     long long candidate;
-    static char *names[] = {"bits", "candidate", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iL", names, &bits, &candidate)) {
+    PyObject *also = NULL;
+    static char *names[] = {"bits", "candidate", "also", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iL|O", names, &bits, &candidate, &also)) {
         return NULL;
     }
     if (bits < 1 || bits > 30) {
         PyErr_SetString(PyExc_ValueError, "bits: 1 to 30");
         return NULL;
     }
-    Hits *self = (Hits *)type->tp_alloc(type, 0);
-    if (self != NULL) {
-        self->bits = bits;
-        self->candidate = candidate;
+    PyObject *pairs = also == NULL ? PyTuple_New(0) : PySequence_Fast(also, "also: (id, other) pairs");
+    if (pairs == NULL) {
+        return NULL;
     }
+    Hits *self = NULL;
+    if (PySequence_Fast_GET_SIZE(pairs) > MAX_ALSO) {
+        PyErr_SetString(PyExc_ValueError, "also: at most 4 pairs");
+        goto done;
+    }
+    self = (Hits *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        goto done;
+    }
+    self->bits = bits;
+    self->candidate = candidate;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(pairs); k++) {
+        long long id, other;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(pairs, k), "LL", &id, &other)) {
+            Py_CLEAR(self);
+            goto done;
+        }
+        self->also_id[k] = id;
+        self->also_other[k] = other;
+        self->n_also = (int)k + 1;
+    }
+done:
+    Py_DECREF(pairs);
     return (PyObject *)self;
 }
 
@@ -187,12 +214,18 @@ hits_take(Hits *self, PyObject *data_object)
             self->values[marked++] = end; /* behind k: the array is read ahead of it */
             continue;
         }
-        PyObject *item = PyLong_FromLongLong(end << self->bits | (value & mask));
-        if (item == NULL || PyList_Append(hits, item) < 0) {
-            Py_XDECREF(item);
-            goto done;
+        for (int a = -1; a < self->n_also; a++) {
+            long long id = value & mask;
+            if (a >= 0 && self->also_id[a] != id) {
+                continue;
+            }
+            PyObject *item = PyLong_FromLongLong(end << self->bits | (a < 0 ? id : self->also_other[a]));
+            if (item == NULL || PyList_Append(hits, item) < 0) {
+                Py_XDECREF(item);
+                goto done;
+            }
+            Py_DECREF(item);
         }
-        Py_DECREF(item);
     }
     qsort(self->values, (size_t)marked, sizeof(long long), ascending);
     PyObject *candidates = PyList_New(0);
@@ -231,7 +264,7 @@ static PyTypeObject HitsType = {
     .tp_name = "autofix.patterns._newlines.Hits",
     .tp_basicsize = sizeof(Hits),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Hits(bits, candidate): the engine's match handler, in C.",
+    .tp_doc = "Hits(bits, candidate, also=()): the engine's match handler, in C.",
     .tp_new = hits_new,
     .tp_dealloc = (destructor)hits_dealloc,
     .tp_call = (ternaryfunc)hits_call,

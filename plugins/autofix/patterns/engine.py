@@ -307,10 +307,13 @@ def scan_hits(db: Any, data: bytes) -> list[int]:
     return scan_split(db, data)[0]
 
 
-def scan_split(db: Any, data: bytes) -> tuple[list[int], list[int]]:
-    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart."""
+def scan_split(
+    db: Any, data: bytes, also: Sequence[tuple[int, int]] = ()
+) -> tuple[list[int], list[int]]:
+    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart.
+    ``also``: (rule id, flag) pairs, the native build's only (``Engine``)."""
     if LineEndHits is not None:  # the native build: no Python call per match
-        handler = LineEndHits(ID_BITS, F_CANDIDATE)
+        handler = LineEndHits(ID_BITS, F_CANDIDATE, also)
         db.scan(data, match_event_handler=handler)
         return handler.take(data)
     hits: list[int] = []
@@ -371,7 +374,16 @@ class Engine:
         self.plans = tuple(plans)
         if len(self.plans) + N_FLAGS >= F_CANDIDATE:
             raise ValueError(f"at most {F_CANDIDATE - N_FLAGS} rules per rule set")
-        entries = [(expr, flag, _flags(False)) for flag, expr in FLAG_EXPRESSIONS]
+        # A flag whose expression is an engine rule's own (``python-warning``'s) is scanned
+        # once, in the native build: its handler reports the rule's hits for the flag too.
+        self.also = tuple(
+            (N_FLAGS + position, flag)
+            for flag, expression in FLAG_EXPRESSIONS
+            if LineEndHits is not None
+            for position in self._twin(expression)
+        )
+        twinned = {flag for _, flag in self.also}
+        entries = [(e, flag, _flags(False)) for flag, e in FLAG_EXPRESSIONS if flag not in twinned]
         exact: list[tuple[str, int, int]] = []
         # Untailed only where the C handler moves the ends: in Python that costs more than it saves.
         tail = _untailed if LineEndHits is not None else _as_is
@@ -383,11 +395,17 @@ class Engine:
         self.db = _shared(tuple(entries))
         self.confirm_db = _shared(tuple(exact)) if exact else None
 
+    def _twin(self, flag_expression: str) -> list[int]:
+        """The first rule that runs exactly ``flag_expression`` on the engine, if any."""
+        twin = f"(?:{flag_expression.removesuffix(_EOL)}){_EOL}"
+        for position, plan in enumerate(self.plans):
+            if plan.mode == MODE_ENGINE and plan.expressions == (twin,) and not plan.caseless:
+                return [] if plan.confirm else [position]
+        return []
+
     def scan(self, data: bytes) -> list[int]:
-        if self.confirm_db is None:
-            return scan_hits(self.db, data)
-        hits, candidates = scan_split(self.db, data)
-        if candidates:
+        hits, candidates = scan_split(self.db, data, self.also)
+        if candidates and self.confirm_db is not None:
             hits += confirm_hits(self.confirm_db, data, candidates)
         return hits
 
