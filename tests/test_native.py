@@ -91,7 +91,8 @@ def test_compiled_and_interpreted_report_alike_on_every_benchmark_input(tmp_path
 def test_the_c_newline_work_keeps_its_definition() -> None:
     # The C count against bytes.count, and the C match handler against its definition (each
     # hit at the first newline from its match's end, or the data's end, its twin flag beside
-    # it; the candidate lines apart, once each, ascending), on random bytes, ranges and matches (ascending, as the
+    # it, ascending and once each; the candidate lines apart, the same; each line's smallest
+    # id), on random bytes, ranges and matches (ascending, as the
     # engine reports them, and shuffled).
     if "autofix.patterns._newlines" not in compiled_modules():
         pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
@@ -118,7 +119,11 @@ def test_the_c_newline_work_keeps_its_definition() -> None:
                 hits.append(line_end << 10 | i)
                 if i == 7:
                     hits.append(line_end << 10 | 1)
-        assert handler.take(data) == (hits, sorted(marked))
+        ascending = sorted(set(hits))
+        first = {value >> 10: value & 1023 for value in reversed(ascending)}
+        taken = handler.take(data)
+        assert taken == (ascending, sorted(marked), first)
+        assert list(taken[2]) == list(first)  # filled by descending end, as the pure build's
     handler(5, 0, 9, 0, None)
     with pytest.raises(ValueError, match="outside data"):
         handler.take(b"ab\n")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter, deque
-from itertools import compress, repeat
+from itertools import compress
 
 from autofix.classify.blocks import continues_generic
 from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge, remember
@@ -100,12 +100,9 @@ class EngineWalk(LineJudge):
         """Line end -> the smallest engine id that hit the line (the first rule), in C loops.
         Every hit stays in ``_hits_sorted`` (ascending): a line's other ids are a bisect away."""
         assert self._engine is not None
-        hits = self._engine.engine.scan(data)
-        hits.sort()
-        self._hits_sorted = hits
+        self._hits_sorted, first = self._engine.engine.scan_by_line(data)
         self._slow_ids.clear()
-        # Per line, descending ids: the dict keeps the smallest.
-        return dict(map(divmod, reversed(hits), repeat(1 << hs.ID_BITS)))
+        return first
 
     def _line_ids(self, end: int) -> list[int]:
         """Every engine id that hit the line ending at ``end``, ascending."""

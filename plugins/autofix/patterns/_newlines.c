@@ -80,7 +80,7 @@ newlines_count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 /* Hits: the engine's match handler. Each call keeps one match as end << bits | id in a C array;
  * take(data) moves every end to its line's end and returns the rule hits and, apart, the ends
- * of the lines the candidate id marked, each once, ascending. ``also``: (id, other) pairs, a hit
+ * of the lines the candidate id marked, each sorted and once, and each line's smallest id. ``also``: (id, other) pairs, a hit
  * of id reported for other too (a flag whose expression is a rule's, scanned once). */
 #define MAX_ALSO 4
 typedef struct {
@@ -181,6 +181,45 @@ ascending(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Sorts ascending. The engine reports in end order, so only the ids of one line are out of
+ * order: insertion sort, unless it moves too much (then qsort). */
+static void
+sort_values(long long *values, Py_ssize_t n)
+{
+    Py_ssize_t moves = 0;
+    for (Py_ssize_t k = 1; k < n; k++) {
+        long long value = values[k];
+        Py_ssize_t j = k;
+        while (j > 0 && values[j - 1] > value) {
+            values[j] = values[j - 1];
+            j--;
+        }
+        values[j] = value;
+        moves += k - j;
+        if (moves > 8 * n + 64) {
+            qsort(values, (size_t)n, sizeof(long long), ascending);
+            return;
+        }
+    }
+}
+
+static PyObject *
+long_list(const long long *values, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t k = 0; list != NULL && k < n; k++) {
+        PyObject *item = PyLong_FromLongLong(values[k]);
+        if (item == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, k, item);
+    }
+    return list;
+}
+
+/* take(data): (rule hits as line end << bits | id, ascending, each once; the candidate lines'
+ * ends, ascending, each once; line end -> the smallest id that hit it). Empties the handler. */
 static PyObject *
 hits_take(Hits *self, PyObject *data_object)
 {
@@ -191,13 +230,15 @@ hits_take(Hits *self, PyObject *data_object)
     const char *data = view.buf;
     const long long size = view.len, mask = (1LL << self->bits) - 1;
     long long low = 0, high = -1; /* ends from low to high are on the line ending at high */
-    Py_ssize_t marked = 0;
-    PyObject *hits = PyList_New(0), *result = NULL;
-    if (hits == NULL) {
+    Py_ssize_t marked = 0, found = 0;
+    PyObject *hits = NULL, *candidates = NULL, *first = NULL, *result = NULL;
+    long long *rule_hits = PyMem_Malloc(((size_t)self->size * (size_t)(1 + self->n_also) + 1) * sizeof(long long));
+    if (rule_hits == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t k = 0; k < self->size; k++) {
-        long long value = self->values[k], end = value >> self->bits;
+        long long value = self->values[k], end = value >> self->bits, id = value & mask;
         if (end > size) {
             PyErr_SetString(PyExc_ValueError, "a hit's end is outside data");
             goto done;
@@ -210,52 +251,68 @@ hits_take(Hits *self, PyObject *data_object)
             }
             end = high;
         }
-        if ((value & mask) == self->candidate) {
+        if (id == self->candidate) {
             self->values[marked++] = end; /* behind k: the array is read ahead of it */
             continue;
         }
-        for (int a = -1; a < self->n_also; a++) {
-            long long id = value & mask;
-            if (a >= 0 && self->also_id[a] != id) {
-                continue;
+        rule_hits[found++] = end << self->bits | id;
+        for (int a = 0; a < self->n_also; a++) {
+            if (self->also_id[a] == id) {
+                rule_hits[found++] = end << self->bits | self->also_other[a];
             }
-            PyObject *item = PyLong_FromLongLong(end << self->bits | (a < 0 ? id : self->also_other[a]));
-            if (item == NULL || PyList_Append(hits, item) < 0) {
-                Py_XDECREF(item);
-                goto done;
-            }
-            Py_DECREF(item);
         }
     }
-    qsort(self->values, (size_t)marked, sizeof(long long), ascending);
-    PyObject *candidates = PyList_New(0);
-    if (candidates == NULL) {
+    sort_values(rule_hits, found);
+    sort_values(self->values, marked);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t k = 0; k < found; k++) {
+        if (!kept || rule_hits[k] != rule_hits[kept - 1]) {
+            rule_hits[kept++] = rule_hits[k];
+        }
+    }
+    found = kept;
+    kept = 0;
+    for (Py_ssize_t k = 0; k < marked; k++) {
+        if (!kept || self->values[k] != self->values[kept - 1]) {
+            self->values[kept++] = self->values[k];
+        }
+    }
+    marked = kept;
+    hits = long_list(rule_hits, found);
+    candidates = long_list(self->values, marked);
+    first = PyDict_New();
+    if (hits == NULL || candidates == NULL || first == NULL) {
         goto done;
     }
-    for (Py_ssize_t k = 0; k < marked; k++) {
-        if (k && self->values[k] == self->values[k - 1]) {
-            continue;
+    /* Descending ends, as the pure build's dict is filled (its order reaches the report). */
+    for (Py_ssize_t k = found - 1; k >= 0; k--) {
+        long long end = rule_hits[k] >> self->bits;
+        if (k && end == rule_hits[k - 1] >> self->bits) {
+            continue; /* sorted: a line's first value holds its smallest id */
         }
-        PyObject *item = PyLong_FromLongLong(self->values[k]);
-        if (item == NULL || PyList_Append(candidates, item) < 0) {
-            Py_XDECREF(item);
-            Py_DECREF(candidates);
+        PyObject *key = PyLong_FromLongLong(end), *id = PyLong_FromLongLong(rule_hits[k] & mask);
+        int failed = key == NULL || id == NULL || PyDict_SetItem(first, key, id) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(id);
+        if (failed) {
             goto done;
         }
-        Py_DECREF(item);
     }
-    result = PyTuple_Pack(2, hits, candidates);
-    Py_DECREF(candidates);
+    result = PyTuple_Pack(3, hits, candidates, first);
 done:
     self->size = 0;
+    PyMem_Free(rule_hits);
     Py_XDECREF(hits);
+    Py_XDECREF(candidates);
+    Py_XDECREF(first);
     PyBuffer_Release(&view);
     return result;
 }
 
 static PyMethodDef hits_methods[] = {
     {"take", (PyCFunction)hits_take, METH_O,
-     "take(data): (rule hits as line end << bits | id, the candidate lines' ends); empties it."},
+     "take(data): (sorted rule hits as line end << bits | id, the candidate lines' ends, "
+     "line end -> smallest id); empties it."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,8 +4,8 @@ Why this engine and how: docs/engine-choice.md. Each rule becomes one expression
 end of its line, ``(?:rule)[^\\n]*$`` in multi-line mode, so a match's end offset is its line's
 newline. The native build's database leaves that tail out (``_untailed``: it made a quarter of
 the scan on quiet input) and its C match handler moves each end to its line's newline instead,
-so there a rule may report a line more than once; every reader keys hits by line. The smallest
-id per line is the first rule in order. Flag expressions (smaller ids still) mark lines that
+keeping each (line, id) once, sorted, with each line's smallest id. The smallest id per line is
+the first rule in order. Flag expressions (smaller ids still) mark lines that
 need the slow path: terminal control (``\\r``, ESC, CSI) and warning heads, which open noise
 blocks. Rules run on the line's UTF-8 bytes: ``\\w \\d \\s \\b`` and case folding are ASCII.
 
@@ -34,6 +34,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from autofix.patterns.newlines import LineEndHits
@@ -315,7 +316,8 @@ def scan_split(
     if LineEndHits is not None:  # the native build: no Python call per match
         handler = LineEndHits(ID_BITS, F_CANDIDATE, also)
         db.scan(data, match_event_handler=handler)
-        return handler.take(data)
+        taken = handler.take(data)
+        return taken[0], taken[1]
     hits: list[int] = []
     candidates: list[int] = []
     append = hits.append
@@ -408,6 +410,33 @@ class Engine:
         if candidates and self.confirm_db is not None:
             hits += confirm_hits(self.confirm_db, data, candidates)
         return hits
+
+    def scan_by_line(self, data: bytes) -> tuple[list[int], dict[int, int]]:
+        """``scan``'s hits ascending, and line end -> the smallest id that hit the line."""
+        if LineEndHits is None:
+            hits = self.scan(data)
+            hits.sort()
+            return hits, _first_ids(hits)
+        handler = LineEndHits(ID_BITS, F_CANDIDATE, self.also)
+        self.db.scan(data, match_event_handler=handler)
+        hits, candidates, first = handler.take(data)  # in C: sorted, and the first ids
+        if candidates and self.confirm_db is not None:
+            confirmed = confirm_hits(self.confirm_db, data, candidates)
+            if confirmed:
+                hits += confirmed
+                hits.sort()
+                if any(value >> ID_BITS not in first for value in confirmed):
+                    return hits, _first_ids(hits)  # a new line: rebuilt, in the same order
+                for value in confirmed:
+                    end, i = divmod(value, 1 << ID_BITS)
+                    first[end] = min(i, first[end])
+        return hits, first
+
+
+def _first_ids(hits: list[int]) -> dict[int, int]:
+    """Line end -> its smallest id, from ascending ``hits``; filled by descending end (the
+    report's rule order follows it)."""
+    return dict(map(divmod, reversed(hits), repeat(1 << ID_BITS)))  # the smallest id wins
 
 
 def _as_is(expression: str) -> str:
