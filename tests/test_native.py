@@ -129,3 +129,24 @@ def test_the_c_newline_work_keeps_its_definition() -> None:
         handler.take(b"ab\n")
     with pytest.raises(ValueError, match="at most 4"):
         _newlines.Hits(10, 1023, [(1, 2)] * 5)
+
+
+def test_the_c_line_summary_equals_the_pure_one() -> None:
+    # Each first id's count (in a Counter's order: it reaches the report's rule order) and the
+    # special lines, ascending, from dicts filled in any order.
+    if "autofix.patterns._newlines" not in compiled_modules():
+        pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
+    from autofix.patterns import _newlines, newlines
+
+    rng = random.Random(11)
+    special = tuple(rng.random() < 0.4 for _ in range(40))
+    for _ in range(500):
+        ends = rng.sample(range(10_000), rng.randrange(0, 60))
+        if rng.random() < 0.7:
+            ends.sort(reverse=True)  # as the engine fills it
+        first = {end: rng.randrange(40) for end in ends}
+        in_c, pure = _newlines.summary(first, special), newlines._summary(first, special)
+        assert in_c == (dict(pure[0]), pure[1])
+        assert list(in_c[0]) == list(pure[0])
+    with pytest.raises(ValueError, match="outside special"):
+        _newlines.summary({1: 40}, special)

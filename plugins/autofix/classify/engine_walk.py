@@ -14,8 +14,7 @@ else on ``_engine_line``, the same per-line path as the fallback's.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter, deque
-from itertools import compress
+from collections import deque
 
 from autofix.classify.blocks import continues_generic
 from autofix.classify.line_judge import NEUTRAL, Decision, LineJudge, remember
@@ -30,7 +29,7 @@ from autofix.patterns.compiled import (
     EngineSet,
     ascii_lower,
 )
-from autofix.patterns.newlines import count_newlines
+from autofix.patterns.newlines import count_newlines, line_summary
 
 _CONTENT_KINDS = ("error", "failure_summary", "success_summary")  # lines a tail shows
 TAIL_LINES = 5  # last non-noise lines kept for messages
@@ -76,7 +75,7 @@ class EngineWalk(LineJudge):
         plain = engine.plain
         hits_by_id = self._hits
         rules = self._rules
-        firsts = Counter(best.values())
+        firsts, todo = line_summary(best, engine.special)
         for i, count in firsts.items():
             position = plain[i]
             if position >= 0:
@@ -86,11 +85,9 @@ class EngineWalk(LineJudge):
         self._walked.clear()
         self._settled.clear()
         if self.explained is not None:
-            todo: list[int] = _line_ends(data)
-        else:
-            todo = sorted(compress(best, map(engine.special.__getitem__, best.values())))
-            if not self._disabled and (firsts[hs.F_PY_WARNING] or firsts[hs.F_NODE_WARNING]):
-                todo = self._settle_heads(data, best, clean, todo)
+            todo = _line_ends(data)
+        elif not self._disabled and (hs.F_PY_WARNING in firsts or hs.F_NODE_WARNING in firsts):
+            todo = self._settle_heads(data, best, clean, todo)
         # The walk counts the lines before its last one; the rest are counted here, once.
         cursor = self._walk(data, best, clean, todo) if todo or self._tracker.open else 0
         self._line_no += count_newlines(data, cursor, len(data))

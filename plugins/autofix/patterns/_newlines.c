@@ -328,7 +328,80 @@ static PyTypeObject HitsType = {
     .tp_methods = hits_methods,
 };
 
+/* summary(first, special): what the walk needs of a chunk's lines, from first (line end ->
+ * its first id): each first id's count, in the order a Counter of first.values() has, and the
+ * ends whose first id is special (special[id] is True), ascending. */
+static PyObject *
+newlines_summary(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "summary(first: dict, special: tuple)");
+        return NULL;
+    }
+    PyObject *first = args[0], *special = args[1], *counts = NULL, *todo = NULL, *result = NULL;
+    Py_ssize_t ids = PyTuple_GET_SIZE(special), lines = PyDict_GET_SIZE(first);
+    Py_ssize_t *tally = PyMem_Calloc((size_t)ids + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *order = PyMem_Malloc(((size_t)ids + 1) * sizeof(Py_ssize_t));
+    long long *ends = PyMem_Malloc(((size_t)lines + 1) * sizeof(long long));
+    Py_ssize_t seen = 0, found = 0, position = 0;
+    PyObject *key, *value;
+    if (tally == NULL || order == NULL || ends == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    while (PyDict_Next(first, &position, &key, &value)) {
+        Py_ssize_t id = PyLong_AsSsize_t(value);
+        if (id == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (id < 0 || id >= ids) {
+            PyErr_SetString(PyExc_ValueError, "a first id outside special");
+            goto done;
+        }
+        if (!tally[id]++) {
+            order[seen++] = id;
+        }
+        if (PyTuple_GET_ITEM(special, id) == Py_True) {
+            long long end = PyLong_AsLongLong(key);
+            if (end == -1 && PyErr_Occurred()) {
+                goto done;
+            }
+            ends[found++] = end;
+        }
+    }
+    for (Py_ssize_t k = 0; k < found / 2; k++) { /* filled by descending end: mostly reversed */
+        long long swap = ends[k];
+        ends[k] = ends[found - 1 - k];
+        ends[found - 1 - k] = swap;
+    }
+    sort_values(ends, found);
+    todo = long_list(ends, found);
+    counts = PyDict_New();
+    if (todo == NULL || counts == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < seen; k++) {
+        PyObject *id = PyLong_FromSsize_t(order[k]), *count = PyLong_FromSsize_t(tally[order[k]]);
+        int failed = id == NULL || count == NULL || PyDict_SetItem(counts, id, count) < 0;
+        Py_XDECREF(id);
+        Py_XDECREF(count);
+        if (failed) {
+            goto done;
+        }
+    }
+    result = PyTuple_Pack(2, counts, todo);
+done:
+    PyMem_Free(tally);
+    PyMem_Free(order);
+    PyMem_Free(ends);
+    Py_XDECREF(counts);
+    Py_XDECREF(todo);
+    return result;
+}
+
 static PyMethodDef newlines_methods[] = {
+    {"summary", (PyCFunction)(void (*)(void))newlines_summary, METH_FASTCALL,
+     "summary(first, special): (first id -> count, the ends whose first id is special)."},
     {"count", (PyCFunction)(void (*)(void))newlines_count, METH_FASTCALL,
      "count(data, start, end): the newlines in data[start:end], as data.count(b'\\n', start, end)."},
     {NULL, NULL, 0, NULL},

@@ -2,6 +2,9 @@ from collections.abc import Sequence
 from typing import Any
 
 def count(data: bytes, start: int, end: int, /) -> int: ...
+def summary(
+    first: dict[int, int], special: tuple[bool, ...], /
+) -> tuple[dict[int, int], list[int]]: ...
 
 class Hits:
     def __init__(self, bits: int, candidate: int, also: Sequence[tuple[int, int]] = ()) -> None: ...

@@ -5,9 +5,9 @@ end of its line, ``(?:rule)[^\\n]*$`` in multi-line mode, so a match's end offse
 newline. The native build's database leaves that tail out (``_untailed``: it made a quarter of
 the scan on quiet input) and its C match handler moves each end to its line's newline instead,
 keeping each (line, id) once, sorted, with each line's smallest id. The smallest id per line is
-the first rule in order. Flag expressions (smaller ids still) mark lines that
-need the slow path: terminal control (``\\r``, ESC, CSI) and warning heads, which open noise
-blocks. Rules run on the line's UTF-8 bytes: ``\\w \\d \\s \\b`` and case folding are ASCII.
+the first rule in order. Flag expressions (smaller ids still) mark lines that need the slow
+path: terminal control (``\\r``, ESC, CSI) and warning heads, which open noise blocks. Rules
+run on the line's UTF-8 bytes: ``\\w \\d \\s \\b`` and case folding are ASCII.
 
 A rule runs in one of three modes (``autofix patterns check`` prints them):
 - ``engine``: the engine's match is the verdict;
@@ -378,14 +378,15 @@ class Engine:
             raise ValueError(f"at most {F_CANDIDATE - N_FLAGS} rules per rule set")
         # A flag whose expression is an engine rule's own (``python-warning``'s) is scanned
         # once, in the native build: its handler reports the rule's hits for the flag too.
-        self.also = tuple(
-            (N_FLAGS + position, flag)
+        twins = [
+            (flag, expression, position)
             for flag, expression in FLAG_EXPRESSIONS
             if LineEndHits is not None
             for position in self._twin(expression)
-        )
-        twinned = {flag for _, flag in self.also}
-        entries = [(e, flag, _flags(False)) for flag, e in FLAG_EXPRESSIONS if flag not in twinned]
+        ]
+        self.also = tuple((N_FLAGS + position, flag) for flag, _, position in twins)
+        twinned = {expression for _, expression, _ in twins}
+        entries = [(e, flag, _flags(False)) for flag, e in FLAG_EXPRESSIONS if e not in twinned]
         exact: list[tuple[str, int, int]] = []
         # Untailed only where the C handler moves the ends: in Python that costs more than it saves.
         tail = _untailed if LineEndHits is not None else _as_is

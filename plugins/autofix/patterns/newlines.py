@@ -1,4 +1,5 @@
-"""Newline work of the classifier: the line count, and the native build's match handler.
+"""Newline work of the classifier: the line count, the native build's match handler, and a
+chunk's line summary (each first id's count, the lines the walk visits).
 
 ``count_newlines`` is C when the native build made ``_newlines`` (setup.py: CPython's
 ``bytes.count`` keeps a scalar loop, the C one runs 16 bytes a step), else ``bytes.count``.
@@ -8,7 +9,9 @@ call per match), or None in the pure build, whose database keeps its tails inste
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
+from itertools import compress
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,7 +22,16 @@ def _count(data: bytes, start: int, end: int) -> int:
     return data.count(b"\n", start, end)
 
 
+def _summary(first: dict[int, int], special: tuple[bool, ...]) -> tuple[dict[int, int], list[int]]:
+    return Counter(first.values()), sorted(
+        compress(first, map(special.__getitem__, first.values()))
+    )
+
+
 count_newlines: Callable[[bytes, int, int], int] = _count
+line_summary: Callable[[dict[int, int], tuple[bool, ...]], tuple[dict[int, int], list[int]]] = (
+    _summary
+)
 LineEndHits: type[Hits] | None = None
 try:
     from autofix.patterns import _newlines
@@ -27,4 +39,5 @@ except ImportError:  # the pure build
     pass
 else:
     count_newlines = _newlines.count
+    line_summary = _newlines.summary
     LineEndHits = _newlines.Hits
