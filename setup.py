@@ -1,5 +1,5 @@
 """Optional compiled classifier: ``AUTOFIX_NATIVE=1`` compiles the per-line modules with mypyc,
-and the newline count from C.
+and the newline work (plugins/autofix/patterns/_newlines.c) from C.
 
 Everything else about the package lives in pyproject.toml. Without the variable the build is
 pure Python, the same code interpreted (docs/benchmarks.md has both speeds). The compiled build

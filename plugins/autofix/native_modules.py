@@ -1,6 +1,7 @@
 """The modules a native build compiles (setup.py, ``AUTOFIX_NATIVE=1``): the classifier's
-per-line path with mypyc, and its newline count in C. setup.py reads this file alone (runpy),
-before the package or its dependencies are installed: it imports nothing of them."""
+per-line path with mypyc, and its newline work in C (patterns/newlines.py). setup.py reads this
+file alone (runpy), before the package or its dependencies are installed: it imports nothing of
+them."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ MYPYC_MODULES = (
     "autofix.patterns.compiled",
     "autofix.patterns.engine",
 )
-# Each C module's source, beside its pure fallback (newlines.py uses ``bytes.count``).
+# Each C module's source; patterns/newlines.py holds the pure build's same work.
 C_MODULES = {"autofix.patterns._newlines": "plugins/autofix/patterns/_newlines.c"}
 NATIVE_MODULES = (*MYPYC_MODULES, *C_MODULES)
 
