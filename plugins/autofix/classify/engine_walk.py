@@ -70,8 +70,9 @@ class EngineWalk(LineJudge):
         for end in forced:
             best[end] = hs.F_SLOW
         clean: dict[int, bytes] = {}
-        if hs.F_SLOW in best.values():
-            self._slow_lines(data, best, clean)
+        slow = [end for end, i in best.items() if i == hs.F_SLOW]
+        if slow:
+            self._slow_lines(data, best, clean, slow)
         plain = engine.plain
         hits_by_id = self._hits
         rules = self._rules
@@ -111,12 +112,14 @@ class EngineWalk(LineJudge):
         high = bisect_left(hits, (end + 1) << hs.ID_BITS, low)
         return sorted({value & hs.ID_MASK for value in hits[low:high]})
 
-    def _slow_lines(self, data: bytes, best: dict[int, int], clean: dict[int, bytes]) -> None:
-        """Lines with terminal control, invalid UTF-8 or past the cap: normalise them as the
-        fallback does, then scan them again together; their first hits replace the raw ones."""
+    def _slow_lines(
+        self, data: bytes, best: dict[int, int], clean: dict[int, bytes], ends: list[int]
+    ) -> None:
+        """The lines ending at ``ends``, with terminal control, invalid UTF-8 or past the cap:
+        normalise them as the fallback does, then scan them again together; their first hits
+        replace the raw ones."""
         engine = self._engine
         assert engine is not None
-        ends = [end for end, i in best.items() if i == hs.F_SLOW]
         # One batch: no escape or invalid sequence spans the joining newlines, so this equals
         # normalising each line alone, with the per-line work in C.
         raw = b"\n".join(map(drop_overwritten, hs.lines_ending_at(data, ends)))

@@ -203,6 +203,20 @@ sort_values(long long *values, Py_ssize_t n)
     }
 }
 
+/* Sorts ascending and keeps each value once; returns how many are kept. */
+static Py_ssize_t
+sort_unique(long long *values, Py_ssize_t n)
+{
+    sort_values(values, n);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!kept || values[k] != values[kept - 1]) {
+            values[kept++] = values[k];
+        }
+    }
+    return kept;
+}
+
 static PyObject *
 long_list(const long long *values, Py_ssize_t n)
 {
@@ -262,22 +276,8 @@ hits_take(Hits *self, PyObject *data_object)
             }
         }
     }
-    sort_values(rule_hits, found);
-    sort_values(self->values, marked);
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t k = 0; k < found; k++) {
-        if (!kept || rule_hits[k] != rule_hits[kept - 1]) {
-            rule_hits[kept++] = rule_hits[k];
-        }
-    }
-    found = kept;
-    kept = 0;
-    for (Py_ssize_t k = 0; k < marked; k++) {
-        if (!kept || self->values[k] != self->values[kept - 1]) {
-            self->values[kept++] = self->values[k];
-        }
-    }
-    marked = kept;
+    found = sort_unique(rule_hits, found);
+    marked = sort_unique(self->values, marked);
     hits = long_list(rule_hits, found);
     candidates = long_list(self->values, marked);
     first = PyDict_New();

@@ -314,10 +314,8 @@ def scan_split(
     """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart.
     ``also``: (rule id, flag) pairs, the native build's only (``Engine``)."""
     if LineEndHits is not None:  # the native build: no Python call per match
-        handler = LineEndHits(ID_BITS, F_CANDIDATE, also)
-        db.scan(data, match_event_handler=handler)
-        taken = handler.take(data)
-        return taken[0], taken[1]
+        found, marked, _ = _scan_native(db, data, also)
+        return found, marked
     hits: list[int] = []
     candidates: list[int] = []
     append = hits.append
@@ -331,6 +329,17 @@ def scan_split(
 
     db.scan(data, match_event_handler=on_match)
     return hits, candidates
+
+
+def _scan_native(
+    db: Any, data: bytes, also: Sequence[tuple[int, int]]
+) -> tuple[list[int], list[int], dict[int, int]]:
+    """The C handler's scan: rule hits sorted and once each, the candidate lines' ends, and
+    line end -> its smallest id."""
+    assert LineEndHits is not None
+    handler = LineEndHits(ID_BITS, F_CANDIDATE, also)
+    db.scan(data, match_event_handler=handler)
+    return handler.take(data)
 
 
 def scan_lines(scan: Callable[[bytes], list[int]], lines: Sequence[bytes]) -> list[int]:
@@ -378,15 +387,15 @@ class Engine:
             raise ValueError(f"at most {F_CANDIDATE - N_FLAGS} rules per rule set")
         # A flag whose expression is an engine rule's own (``python-warning``'s) is scanned
         # once, in the native build: its handler reports the rule's hits for the flag too.
-        twins = [
-            (flag, expression, position)
-            for flag, expression in FLAG_EXPRESSIONS
-            if LineEndHits is not None
-            for position in self._twin(expression)
-        ]
-        self.also = tuple((N_FLAGS + position, flag) for flag, _, position in twins)
-        twinned = {expression for _, expression, _ in twins}
-        entries = [(e, flag, _flags(False)) for flag, e in FLAG_EXPRESSIONS if e not in twinned]
+        also: list[tuple[int, int]] = []
+        entries: list[tuple[str, int, int]] = []
+        for flag, expression in FLAG_EXPRESSIONS:
+            twin = self._twin(expression) if LineEndHits is not None else None
+            if twin is None:
+                entries.append((expression, flag, _flags(False)))
+            else:
+                also.append((N_FLAGS + twin, flag))
+        self.also = tuple(also)
         exact: list[tuple[str, int, int]] = []
         # Untailed only where the C handler moves the ends: in Python that costs more than it saves.
         tail = _untailed if LineEndHits is not None else _as_is
@@ -398,13 +407,13 @@ class Engine:
         self.db = _shared(tuple(entries))
         self.confirm_db = _shared(tuple(exact)) if exact else None
 
-    def _twin(self, flag_expression: str) -> list[int]:
-        """The first rule that runs exactly ``flag_expression`` on the engine, if any."""
+    def _twin(self, flag_expression: str) -> int | None:
+        """The position of the first rule that runs exactly ``flag_expression`` on the engine."""
         twin = f"(?:{flag_expression.removesuffix(_EOL)}){_EOL}"
         for position, plan in enumerate(self.plans):
             if plan.mode == MODE_ENGINE and plan.expressions == (twin,) and not plan.caseless:
-                return [] if plan.confirm else [position]
-        return []
+                return None if plan.confirm else position
+        return None
 
     def scan(self, data: bytes) -> list[int]:
         hits, candidates = scan_split(self.db, data, self.also)
@@ -418,9 +427,7 @@ class Engine:
             hits = self.scan(data)
             hits.sort()
             return hits, _first_ids(hits)
-        handler = LineEndHits(ID_BITS, F_CANDIDATE, self.also)
-        self.db.scan(data, match_event_handler=handler)
-        hits, candidates, first = handler.take(data)  # in C: sorted, and the first ids
+        hits, candidates, first = _scan_native(self.db, data, self.also)
         if candidates and self.confirm_db is not None:
             confirmed = confirm_hits(self.confirm_db, data, candidates)
             if confirmed:
