@@ -91,15 +91,16 @@ def test_compiled_and_interpreted_report_alike_on_every_benchmark_input(tmp_path
 def test_the_c_newline_work_keeps_its_definition() -> None:
     # The C count against bytes.count, and the C match handler against its definition (each
     # hit at the first newline from its match's end, or the data's end, its twin flag beside
-    # it, ascending and once each; the candidate lines apart, the same; each line's smallest
-    # id), on random bytes, ranges and matches (ascending, as the
-    # engine reports them, and shuffled).
+    # it, ascending and once each; the candidate lines joined, ascending and once each, and the
+    # hits on them back on their own lines; each line's smallest id), on random bytes, ranges
+    # and matches (ascending, as the engine reports them, and shuffled).
     if "autofix.patterns._newlines" not in compiled_modules():
         pytest.skip("no compiled classifier in this checkout (`make native` builds it)")
     from autofix.patterns import _newlines
 
     rng = random.Random(7)
     handler = _newlines.Hits(10, 1023, [(7, 1)])  # a hit of 7 counts for flag 1 too
+    exact = _newlines.Hits(10, 1023)
     for _ in range(3000):
         data = bytes(rng.choice(b"ab\n\xff") for _ in range(rng.randrange(0, 300)))
         start, end = rng.randrange(-400, 400), rng.randrange(-400, 400)
@@ -119,14 +120,31 @@ def test_the_c_newline_work_keeps_its_definition() -> None:
                 hits.append(line_end << 10 | i)
                 if i == 7:
                     hits.append(line_end << 10 | 1)
+        lines = [data[data.rfind(b"\n", 0, end) + 1 : end] + b"\n" for end in sorted(marked)]
+        assert handler.candidate_lines(data) == b"".join(lines)
+        offset = 0
+        for end, line in zip(sorted(marked), lines, strict=True):
+            for _ in range(rng.randrange(0, 3)):  # a match may end anywhere on its line
+                i = rng.choice([4, 7])
+                exact(i, 0, offset + rng.randrange(0, len(line)), 0, None)
+                hits += [end << 10 | i] + ([end << 10 | 1] if i == 7 else [])
+            offset += len(line)
+        handler.absorb(exact)
         ascending = sorted(set(hits))
         first = {value >> 10: value & 1023 for value in reversed(ascending)}
         taken = handler.take(data)
-        assert taken == (ascending, sorted(marked), first)
-        assert list(taken[2]) == list(first)  # filled by descending end, as the pure build's
+        assert taken == (ascending, first)
+        assert list(taken[1]) == list(first)  # filled by descending end, as the pure build's
     handler(5, 0, 9, 0, None)
     with pytest.raises(ValueError, match="outside data"):
         handler.take(b"ab\n")
+    handler(1023, 0, 1, 0, None)
+    assert handler.candidate_lines(b"ab\n") == b"ab\n"
+    exact(4, 0, 4, 0, None)
+    with pytest.raises(ValueError, match="outside the joined candidate lines"):
+        handler.absorb(exact)
+    with pytest.raises(ValueError, match="same bits"):
+        handler.absorb(_newlines.Hits(9, 511))
     with pytest.raises(ValueError, match="at most 4"):
         _newlines.Hits(10, 1023, [(1, 2)] * 5)
 

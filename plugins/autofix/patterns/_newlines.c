@@ -5,6 +5,8 @@
  * (about 2 GB/s). This loop has no early exit: 16 bytes a step with SSE2, a plain loop
  * elsewhere, which compilers vectorise.
  * Hits: the engine's match handler; a match carries its own end, which becomes its line's end.
+ * The lines a prefilter marked are handed out joined, and the exact database's hits on them come
+ * back in, so a confirmed rule costs no Python per line either.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -79,14 +81,18 @@ newlines_count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* Hits: the engine's match handler. Each call keeps one match as end << bits | id in a C array;
- * take(data) moves every end to its line's end and returns the rule hits and, apart, the ends
- * of the lines the candidate id marked, each sorted and once, and each line's smallest id. ``also``: (id, other) pairs, a hit
- * of id reported for other too (a flag whose expression is a rule's, scanned once). */
+ * take(data) moves every end to its line's end and returns the rule hits, sorted and once each,
+ * and each line's smallest id. A match of the candidate id marks its line instead:
+ * candidate_lines(data) hands the marked lines out joined, and absorb(other) takes another
+ * handler's hits on them as this data's. ``also``: (id, other) pairs, a hit of id reported for
+ * other too (a flag whose expression is a rule's, scanned once). */
 #define MAX_ALSO 4
 typedef struct {
     PyObject_HEAD
     long long *values;
     Py_ssize_t size, capacity;
+    long long *marked, *joined_ends; /* the marked lines' ends, in data and in the joined lines */
+    Py_ssize_t n_marked;
     int bits;
     long long candidate;
     int n_also;
@@ -97,6 +103,8 @@ static void
 hits_dealloc(Hits *self)
 {
     PyMem_Free(self->values);
+    PyMem_Free(self->marked);
+    PyMem_Free(self->joined_ends);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -144,6 +152,23 @@ done:
     return (PyObject *)self;
 }
 
+static int
+keep(Hits *self, long long value)
+{
+    if (self->size == self->capacity) {
+        Py_ssize_t capacity = self->capacity ? self->capacity * 2 : 1024;
+        long long *grown = PyMem_Realloc(self->values, (size_t)capacity * sizeof(long long));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        self->values = grown;
+        self->capacity = capacity;
+    }
+    self->values[self->size++] = value;
+    return 0;
+}
+
 /* (id, from, to, flags, context), as the hyperscan binding calls a handler; None: go on. */
 static PyObject *
 hits_call(Hits *self, PyObject *args, PyObject *kwargs)
@@ -161,16 +186,9 @@ hits_call(Hits *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, "a match id or end out of range");
         return NULL;
     }
-    if (self->size == self->capacity) {
-        Py_ssize_t capacity = self->capacity ? self->capacity * 2 : 1024;
-        long long *grown = PyMem_Realloc(self->values, (size_t)capacity * sizeof(long long));
-        if (grown == NULL) {
-            return PyErr_NoMemory();
-        }
-        self->values = grown;
-        self->capacity = capacity;
+    if (keep(self, (long long)(to << self->bits | id)) < 0) {
+        return NULL;
     }
-    self->values[self->size++] = (long long)(to << self->bits | id);
     Py_RETURN_NONE;
 }
 
@@ -232,43 +250,172 @@ long_list(const long long *values, Py_ssize_t n)
     return list;
 }
 
-/* take(data): (rule hits as line end << bits | id, ascending, each once; the candidate lines'
- * ends, ascending, each once; line end -> the smallest id that hit it). Empties the handler. */
+/* The end of the line holding a match that ends at ``end`` (<= size): the first newline from
+ * it, or size. ``low``..``high``: the last line found, reused while the ends stay on it. */
+static long long
+line_end(const char *data, long long size, long long end, long long *low, long long *high)
+{
+    if (end == size || data[end] == '\n') {
+        return end; /* a tailed expression's, or its line's end */
+    }
+    if (end > *high || end < *low) {
+        const char *newline = memchr(data + end, '\n', (size_t)(size - end));
+        *low = end;
+        *high = newline == NULL ? size : newline - data;
+    }
+    return *high;
+}
+
+static int
+get_data(PyObject *data_object, Py_buffer *view, Hits *self)
+{
+    if (PyObject_GetBuffer(data_object, view, PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    const long long size = view->len;
+    for (Py_ssize_t k = 0; k < self->size; k++) {
+        if (self->values[k] >> self->bits > size) {
+            PyErr_SetString(PyExc_ValueError, "a hit's end is outside data");
+            PyBuffer_Release(view);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* candidate_lines(data): the lines the candidate id marked, ascending and once each, joined,
+ * each with a newline; their matches leave the handler, for absorb. */
 static PyObject *
-hits_take(Hits *self, PyObject *data_object)
+hits_candidate_lines(Hits *self, PyObject *data_object)
 {
     Py_buffer view;
-    if (PyObject_GetBuffer(data_object, &view, PyBUF_SIMPLE) < 0) {
+    if (get_data(data_object, &view, self) < 0) {
         return NULL;
     }
     const char *data = view.buf;
     const long long size = view.len, mask = (1LL << self->bits) - 1;
-    long long low = 0, high = -1; /* ends from low to high are on the line ending at high */
-    Py_ssize_t marked = 0, found = 0;
-    PyObject *hits = NULL, *candidates = NULL, *first = NULL, *result = NULL;
+    long long low = 0, high = -1, total = 0;
+    PyObject *joined = NULL;
+    Py_ssize_t kept = 0, marked = 0;
+    PyMem_Free(self->marked);
+    PyMem_Free(self->joined_ends);
+    self->n_marked = 0;
+    self->marked = PyMem_Malloc(((size_t)self->size + 1) * sizeof(long long));
+    self->joined_ends = NULL;
+    if (self->marked == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < self->size; k++) {
+        long long value = self->values[k];
+        if ((value & mask) == self->candidate) {
+            self->marked[marked++] = line_end(data, size, value >> self->bits, &low, &high);
+        } else {
+            self->values[kept++] = value;
+        }
+    }
+    self->size = kept;
+    marked = sort_unique(self->marked, marked);
+    self->joined_ends = PyMem_Malloc(((size_t)marked + 1) * sizeof(long long));
+    if (self->joined_ends == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    long long previous = -1;
+    for (Py_ssize_t k = 0; k < marked; k++) { /* sized first: one bytes object, filled once */
+        long long end = self->marked[k], start = end;
+        while (start > previous + 1 && data[start - 1] != '\n') {
+            start--;
+        }
+        total += end - start + 1;
+        self->joined_ends[k] = start; /* each line's start, for now */
+        previous = end;
+    }
+    joined = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (joined == NULL) {
+        goto done;
+    }
+    char *out = PyBytes_AS_STRING(joined);
+    long long offset = 0;
+    for (Py_ssize_t k = 0; k < marked; k++) {
+        long long start = self->joined_ends[k], length = self->marked[k] - start;
+        memcpy(out + offset, data + start, (size_t)length);
+        offset += length;
+        out[offset] = '\n';
+        self->joined_ends[k] = offset++;
+    }
+    self->n_marked = marked;
+done:
+    PyBuffer_Release(&view);
+    return joined;
+}
+
+static PyTypeObject HitsType;
+
+/* absorb(other): other's hits, on the lines candidate_lines joined, as hits on their lines in
+ * this handler's data. Empties other. */
+static PyObject *
+hits_absorb(Hits *self, PyObject *other_object)
+{
+    if (!PyObject_TypeCheck(other_object, &HitsType)) {
+        PyErr_SetString(PyExc_TypeError, "absorb(other): a Hits");
+        return NULL;
+    }
+    Hits *other = (Hits *)other_object;
+    if (other->bits != self->bits) {
+        PyErr_SetString(PyExc_ValueError, "absorb(other): the same bits");
+        return NULL;
+    }
+    const long long mask = (1LL << other->bits) - 1;
+    PyObject *result = Py_None;
+    for (Py_ssize_t k = 0; k < other->size && result != NULL; k++) {
+        long long to = other->values[k] >> other->bits, id = other->values[k] & mask;
+        Py_ssize_t low = 0, high = self->n_marked; /* the first joined line ending at or after to */
+        while (low < high) {
+            Py_ssize_t middle = (low + high) / 2;
+            if (self->joined_ends[middle] < to) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        if (low == self->n_marked) {
+            PyErr_SetString(PyExc_ValueError, "a hit outside the joined candidate lines");
+            result = NULL;
+        } else if (id != other->candidate && keep(self, self->marked[low] << self->bits | id) < 0) {
+            result = NULL;
+        }
+    }
+    other->size = 0;
+    return Py_XNewRef(result);
+}
+
+/* take(data): (rule hits as line end << bits | id, ascending, each once; line end -> the
+ * smallest id that hit it). Matches of the candidate id are left out. Empties the handler. */
+static PyObject *
+hits_take(Hits *self, PyObject *data_object)
+{
+    Py_buffer view;
+    if (get_data(data_object, &view, self) < 0) {
+        self->size = 0;
+        return NULL;
+    }
+    const char *data = view.buf;
+    const long long size = view.len, mask = (1LL << self->bits) - 1;
+    long long low = 0, high = -1;
+    Py_ssize_t found = 0;
+    PyObject *hits = NULL, *first = NULL, *result = NULL;
     long long *rule_hits = PyMem_Malloc(((size_t)self->size * (size_t)(1 + self->n_also) + 1) * sizeof(long long));
     if (rule_hits == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t k = 0; k < self->size; k++) {
-        long long value = self->values[k], end = value >> self->bits, id = value & mask;
-        if (end > size) {
-            PyErr_SetString(PyExc_ValueError, "a hit's end is outside data");
-            goto done;
-        }
-        if (end != size && data[end] != '\n') { /* else a tailed expression's, or its line's end */
-            if (end > high || end < low) {
-                const char *newline = memchr(data + end, '\n', (size_t)(size - end));
-                low = end;
-                high = newline == NULL ? size : newline - data;
-            }
-            end = high;
-        }
+        long long value = self->values[k], id = value & mask;
         if (id == self->candidate) {
-            self->values[marked++] = end; /* behind k: the array is read ahead of it */
             continue;
         }
+        long long end = line_end(data, size, value >> self->bits, &low, &high);
         rule_hits[found++] = end << self->bits | id;
         for (int a = 0; a < self->n_also; a++) {
             if (self->also_id[a] == id) {
@@ -277,11 +424,9 @@ hits_take(Hits *self, PyObject *data_object)
         }
     }
     found = sort_unique(rule_hits, found);
-    marked = sort_unique(self->values, marked);
     hits = long_list(rule_hits, found);
-    candidates = long_list(self->values, marked);
     first = PyDict_New();
-    if (hits == NULL || candidates == NULL || first == NULL) {
+    if (hits == NULL || first == NULL) {
         goto done;
     }
     /* Descending ends, as the pure build's dict is filled (its order reaches the report). */
@@ -298,21 +443,25 @@ hits_take(Hits *self, PyObject *data_object)
             goto done;
         }
     }
-    result = PyTuple_Pack(3, hits, candidates, first);
+    result = PyTuple_Pack(2, hits, first);
 done:
     self->size = 0;
+    self->n_marked = 0;
     PyMem_Free(rule_hits);
     Py_XDECREF(hits);
-    Py_XDECREF(candidates);
     Py_XDECREF(first);
     PyBuffer_Release(&view);
     return result;
 }
 
 static PyMethodDef hits_methods[] = {
+    {"candidate_lines", (PyCFunction)hits_candidate_lines, METH_O,
+     "candidate_lines(data): the lines the candidate id marked, joined, each with a newline."},
+    {"absorb", (PyCFunction)hits_absorb, METH_O,
+     "absorb(other): other's hits on the joined candidate lines, as hits on their lines here."},
     {"take", (PyCFunction)hits_take, METH_O,
-     "take(data): (sorted rule hits as line end << bits | id, the candidate lines' ends, "
-     "line end -> smallest id); empties it."},
+     "take(data): (sorted rule hits as line end << bits | id, line end -> smallest id); "
+     "empties it."},
     {NULL, NULL, 0, NULL},
 };
 

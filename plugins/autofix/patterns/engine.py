@@ -23,7 +23,8 @@ A built-in may run part of itself *confirmed* (``engine_confirm``): an expressio
 make the whole database dear (a long run of a class from the line's start, before a rare
 word) is left out of it; a cheap superset of it (the ``prefilter``) marks candidate lines
 instead, and a second database of the exact expressions scans only those lines, joined. The
-hits are the exact expressions' own, so the mode stays ``engine``.
+hits are the exact expressions' own, so the mode stays ``engine``. In the native build the C
+handler joins the lines and maps the hits back (``_scan_native``).
 """
 
 from __future__ import annotations
@@ -305,17 +306,14 @@ def invalid_utf8_ends(data: bytes) -> set[int]:
 
 def scan_hits(db: Any, data: bytes) -> list[int]:
     """Every (line end, id) hit as ``end << ID_BITS | id``."""
-    return scan_split(db, data)[0]
-
-
-def scan_split(
-    db: Any, data: bytes, also: Sequence[tuple[int, int]] = ()
-) -> tuple[list[int], list[int]]:
-    """``scan_hits``, with the ends of the lines a prefilter marked (``F_CANDIDATE``) apart.
-    ``also``: (rule id, flag) pairs, the native build's only (``Engine``)."""
     if LineEndHits is not None:  # the native build: no Python call per match
-        found, marked, _ = _scan_native(db, data, also)
-        return found, marked
+        return _scan_native(db, None, data, ())[0]
+    return _scan_python(db, data)[0]
+
+
+def _scan_python(db: Any, data: bytes) -> tuple[list[int], list[int]]:
+    """``scan_hits`` with a Python handler, and apart the ends of the lines a prefilter marked
+    (``F_CANDIDATE``); the pure build's database keeps its tails, so each end is its line's."""
     hits: list[int] = []
     candidates: list[int] = []
     append = hits.append
@@ -332,13 +330,19 @@ def scan_split(
 
 
 def _scan_native(
-    db: Any, data: bytes, also: Sequence[tuple[int, int]]
-) -> tuple[list[int], list[int], dict[int, int]]:
-    """The C handler's scan: rule hits sorted and once each, the candidate lines' ends, and
-    line end -> its smallest id."""
+    db: Any, confirm_db: Any, data: bytes, also: Sequence[tuple[int, int]]
+) -> tuple[list[int], dict[int, int]]:
+    """The C handler's scan: rule hits sorted and once each, and line end -> its smallest id.
+    The lines a prefilter marked go to ``confirm_db`` joined, and its hits come back as theirs."""
     assert LineEndHits is not None
     handler = LineEndHits(ID_BITS, F_CANDIDATE, also)
     db.scan(data, match_event_handler=handler)
+    if confirm_db is not None:
+        lines = handler.candidate_lines(data)
+        if lines:
+            exact = LineEndHits(ID_BITS, F_CANDIDATE)
+            confirm_db.scan(lines, match_event_handler=exact)
+            handler.absorb(exact)
     return handler.take(data)
 
 
@@ -362,7 +366,8 @@ def lines_ending_at(data: bytes, ends: Sequence[int]) -> list[bytes]:
 
 def confirm_hits(db: Any, data: bytes, ends: list[int]) -> list[int]:
     """The exact expressions' hits on the lines of ``data`` ending at ``ends``, scanned
-    together (the expressions never match a newline)."""
+    together (the expressions never match a newline); in the pure build (``_scan_native`` has
+    the native one)."""
     lines = lines_ending_at(data, ends)
     return [
         ends[value >> ID_BITS] << ID_BITS | value & ID_MASK
@@ -416,29 +421,21 @@ class Engine:
         return None
 
     def scan(self, data: bytes) -> list[int]:
-        hits, candidates = scan_split(self.db, data, self.also)
+        """Every hit as ``end << ID_BITS | id``; ascending and once each in the native build."""
+        if LineEndHits is not None:
+            return _scan_native(self.db, self.confirm_db, data, self.also)[0]
+        hits, candidates = _scan_python(self.db, data)
         if candidates and self.confirm_db is not None:
             hits += confirm_hits(self.confirm_db, data, candidates)
         return hits
 
     def scan_by_line(self, data: bytes) -> tuple[list[int], dict[int, int]]:
         """``scan``'s hits ascending, and line end -> the smallest id that hit the line."""
-        if LineEndHits is None:
-            hits = self.scan(data)
-            hits.sort()
-            return hits, _first_ids(hits)
-        hits, candidates, first = _scan_native(self.db, data, self.also)
-        if candidates and self.confirm_db is not None:
-            confirmed = confirm_hits(self.confirm_db, data, candidates)
-            if confirmed:
-                hits += confirmed
-                hits.sort()
-                if any(value >> ID_BITS not in first for value in confirmed):
-                    return hits, _first_ids(hits)  # a new line: rebuilt, in the same order
-                for value in confirmed:
-                    end, i = divmod(value, 1 << ID_BITS)
-                    first[end] = min(i, first[end])
-        return hits, first
+        if LineEndHits is not None:
+            return _scan_native(self.db, self.confirm_db, data, self.also)
+        hits = self.scan(data)
+        hits.sort()
+        return hits, _first_ids(hits)
 
 
 def _first_ids(hits: list[int]) -> dict[int, int]:
