@@ -15,7 +15,6 @@ Kinds, by the head line's shape (not by rule id, so user rules get the same grou
 from __future__ import annotations
 
 import re
-from collections import deque
 from enum import Enum
 
 _TRACEBACK_HEAD = re.compile(
@@ -82,7 +81,7 @@ class BlockText:
 
     def __init__(self, first: str) -> None:
         self.head: list[str] = [first[:_MAX_LINE_CHARS]]
-        self.tail: deque[str] = deque(maxlen=_TAIL_LINES)
+        self.tail: list[str] = []  # the last _TAIL_LINES (a list: most blocks never fill it)
         self.skipped = 0
 
     def add(self, line: str) -> None:
@@ -90,16 +89,16 @@ class BlockText:
         if len(self.head) < _HEAD_LINES and not self.tail:
             self.head.append(line)
             return
-        if len(self.tail) == self.tail.maxlen:
+        if len(self.tail) == _TAIL_LINES:
+            del self.tail[0]
             self.skipped += 1
         self.tail.append(line)
 
     def text(self) -> str:
-        lines = list(self.head)
-        if self.skipped:
-            lines.append(f"… ({self.skipped} lines)")
-        lines.extend(self.tail)
-        return "\n".join(lines)
+        if not self.tail:
+            return "\n".join(self.head)
+        skipped = [f"… ({self.skipped} lines)"] if self.skipped else []
+        return "\n".join([*self.head, *skipped, *self.tail])
 
 
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Group|Interrupt|Exit|Warning)\b")

@@ -383,7 +383,7 @@ class EngineWalk(LineJudge):
         else:
             decision = self._engine_decision(i, line, end)
             rule = self._rules[decision[0]]
-            self._walked[end] = decision[0] < 0 or decision[1] or rule.rule.kind in _CONTENT_KINDS
+            self._walked[end] = decision[0] < 0 or decision[1] or rule.kind in _CONTENT_KINDS
             self._apply(line, decision)
 
     def _engine_decision(self, i: int, line: str, end: int) -> Decision:

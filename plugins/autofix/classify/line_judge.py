@@ -138,7 +138,7 @@ class LineJudge:
         rule_id = rule.id
         hits = self._hits
         hits[rule_id] = hits.get(rule_id, 0) + 1
-        rule_kind = rule.rule.kind
+        rule_kind = rule.kind
         if timed_out or rule_kind in ERROR_KINDS:  # Rule.is_error, without two property calls
             self._error += 1
             self._tail_events.append(line.strip()[:300])
@@ -148,7 +148,7 @@ class LineJudge:
                 self._summary(line, rule_id, failure=True)
                 weight = BlockWeight.SUMMARY
             else:
-                weight = _WEIGHTS[rule.rule.weight]
+                weight = _WEIGHTS[rule.weight]
             self._error_line(line, rule_id, kind, weight)
         elif rule_kind == "success_summary":  # counted as neutral: harmless output
             self._explain(line, "success", rule.id)
@@ -218,7 +218,7 @@ class LineJudge:
     def _decision(self, position: int, timed_out: bool, line: str) -> Decision:
         rule = self._rules[position]
         is_error = timed_out or rule.is_error
-        rule_kind = rule.rule.kind
+        rule_kind = rule.kind
         # A retry notice keeps the stack trace it heads (indented frames) as noise.
         kind = BlockKind.GENERIC if rule_kind == "retry" else block_kind(line, is_error)
         plain = None if is_error or kind is not None or rule_kind != "noise" else rule.id
@@ -359,9 +359,10 @@ class LineJudge:
         if self._tracker.open:
             self._end_open_block()
         if self._block is not None:
-            self._add_block(
-                self._block.text(), self._block_rule, self._block_line, weight=self._block_weight
-            )
+            # A block past max_blocks is only counted: its text is never built.
+            kept = len(self._blocks) < self._max_blocks
+            text = self._block.text() if kept else ""
+            self._add_block(text, self._block_rule, self._block_line, weight=self._block_weight)
             self._block = None
 
     def _add_block(

@@ -45,10 +45,10 @@ class CompiledRule:
     literals: tuple[str, ...] = ()  # one of these is in every (ASCII-folded) matching line
     anchored: bool = False  # every matching line starts with one of ``keys``
     plan: hs.EngineRule | None = None  # how the engine runs it (None: no engine installed)
-
-    @property
-    def id(self) -> str:
-        return self.rule.id
+    # The rule's fields the per-line path reads, as plain attributes: a model's cost a hook call.
+    id: str = ""
+    kind: str = ""
+    weight: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -106,7 +106,16 @@ def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
         keys = None  # a one-byte key flags nearly every line; a newline never occurs in a line
     if rule.type == "substring":
         needle = rule.pattern if rule.case_sensitive else ascii_lower(rule.pattern)
-        return CompiledRule(rule, trusted, needle=needle, keys=keys, plan=plan)
+        return CompiledRule(
+            rule,
+            trusted,
+            needle=needle,
+            keys=keys,
+            plan=plan,
+            id=rule.id,
+            kind=rule.kind,
+            weight=rule.weight,
+        )
     found = tuple(literals or ())
     prefixes = line_prefixes(rule.pattern, rule.case_sensitive)
     anchored = prefixes is not None
@@ -117,7 +126,16 @@ def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
     else:
         compiled = regex.compile(rule.pattern, 0 if rule.case_sensitive else regex.IGNORECASE)
     return CompiledRule(
-        rule, trusted, pattern=compiled, keys=keys, literals=found, anchored=anchored, plan=plan
+        rule,
+        trusted,
+        pattern=compiled,
+        keys=keys,
+        literals=found,
+        anchored=anchored,
+        plan=plan,
+        id=rule.id,
+        kind=rule.kind,
+        weight=rule.weight,
     )
 
 
