@@ -267,6 +267,59 @@ def test_windowed_redaction_of_long_texts_matches_a_whole_scan(lines: list[str])
     assert redact_module.mask_shapes(text) == _ungated(text)
 
 
+_AT_HINT_PIECES = [
+    *_PIECES,
+    "token",
+    "TOKEN",
+    "api",
+    "_key",
+    "key",
+    "=",
+    ": ",
+    "'",
+    '"',
+    "1234abcd",
+    "AKIA",
+    "ABCDEFGHIJKLMNOP",
+    "ghp_",
+    "aws_session_token",
+    "sk-ant-",
+    "-",
+    "_",
+    "secret",
+    "pwd",
+    "credentials",
+    "authorization",
+    "eyJhbGciOiJIUzI1.eyJzdWIiOiIx.c2lnbmF0dXJl",
+    ".",
+    "abc-",
+    "https",
+    "://u:p4ss@h/",
+]
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(st.lists(st.sampled_from(_AT_HINT_PIECES), max_size=30), st.data())
+def test_a_pattern_tried_only_at_its_hints_replaces_as_sub_does(
+    parts: list[str], data: st.DataObject
+) -> None:
+    # Every pattern marked as starting at a hint, on text dense in its hints (adjacent,
+    # overlapping, inside each other's matches, after a word character or not); and all of
+    # them in turn, the two marked otherwise included (their matches start before a hint).
+    text = "".join(parts)
+    assert redact_module.mask_shapes(text) == _ungated(text)
+    lowered = redact_module._folded(text)
+    gated = [entry for entry in redact_module._GATED if entry[4]]
+    assert len(gated) == 11
+    pattern, replacement, hints, ignore_case, _ = data.draw(st.sampled_from(gated))
+    haystack = lowered if ignore_case else text
+    if haystack is None:
+        return
+    assert redact_module._sub_at_hints(pattern, replacement, text, haystack, hints) == pattern.sub(
+        replacement, text
+    )
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -111,16 +111,23 @@ _HINTS: tuple[tuple[str, ...], ...] = (
     ("api", "access", "secret", "token", "passw", "pwd", "credential", "auth"),
 )
 assert len(_HINTS) == len(_PATTERNS)
+# Does every match of the pattern start where one of its hints does? Then it is tried only at
+# its hints (``_sub_at_hints``) instead of at every position of the text. Not the JWT (its
+# match starts at the run of token characters before ``eyJ``) nor the URL (at the scheme).
+_STARTS_AT_HINT = (True,) * 10 + (False, False, True)
+assert len(_STARTS_AT_HINT) == len(_PATTERNS)
 _GATED = tuple(
-    (pattern, replacement, hints, bool(pattern.flags & re.IGNORECASE))
-    for (pattern, replacement), hints in zip(_PATTERNS, _HINTS, strict=True)
+    (pattern, replacement, hints, bool(pattern.flags & re.IGNORECASE), at_hint)
+    for (pattern, replacement), hints, at_hint in zip(
+        _PATTERNS, _HINTS, _STARTS_AT_HINT, strict=True
+    )
 )
 # Every hint in one regex, folded as its pattern is: text holding none (most short values)
 # is returned after a single scan.
 _ANY_HINT = re.compile(
     "|".join(
         f"(?i:{re.escape(hint)})" if ignore_case else re.escape(hint)
-        for _, _, hints, ignore_case in _GATED
+        for _, _, hints, ignore_case, _ in _GATED
         for hint in hints
     )
 )
@@ -265,7 +272,7 @@ def add_listener(listener: Callable[[str], None]) -> None:
 # The same hints, lower-cased: an automaton finds them all in one pass over the lower-cased
 # text (a superset of _ANY_HINT's finds: case-sensitive hints are looked for in any case).
 _HINT_FINDER = ahocorasick_rs.AhoCorasick(
-    sorted({hint.lower() for _, _, hints, _ in _GATED for hint in hints})
+    sorted({hint.lower() for _, _, hints, _, _ in _GATED for hint in hints})
 )
 
 # A match starts on the line of its hint (no pattern has whitespace before its literal) and can
@@ -341,12 +348,47 @@ def _mask_shapes_in(text: str) -> str:
     # A pattern runs only where one of its hints is: a case-sensitive one's always decides
     # (non-ASCII text too), a (?i) one's where lower() folds as the pattern does.
     lowered = _folded(text)
-    for pattern, replacement, hints, ignore_case in _GATED:
+    for pattern, replacement, hints, ignore_case, at_hint in _GATED:
         haystack = lowered if ignore_case else text
-        if haystack is not None and not any(hint in haystack for hint in hints):
+        if haystack is None:
+            masked = pattern.sub(replacement, text)
+        elif not any(hint in haystack for hint in hints):
             continue
-        text = pattern.sub(replacement, text)
+        elif at_hint:
+            masked = _sub_at_hints(pattern, replacement, text, haystack, hints)
+        else:
+            masked = pattern.sub(replacement, text)
+        if masked != text:
+            text = masked
+            lowered = _folded(text)  # the next pattern's hints are found in this text
     return text
+
+
+def _sub_at_hints(
+    pattern: re.Pattern[str], replacement: str, text: str, haystack: str, hints: tuple[str, ...]
+) -> str:
+    """``pattern.sub(replacement, text)`` for a pattern whose matches start at a hint, tried
+    only there (``haystack``: ``text`` as the hints are found in it, offsets kept). A match
+    sees the text before it (``\\b``, lookbehind) as ``sub`` does."""
+    starts: set[int] = set()
+    for hint in hints:
+        at = haystack.find(hint)
+        while at >= 0:
+            starts.add(at)
+            at = haystack.find(hint, at + 1)
+    pieces: list[str] = []
+    done = 0
+    for start in sorted(starts):
+        if start < done:
+            continue  # inside the last match, as sub goes on after it
+        found = pattern.match(text, start)
+        if found is not None:
+            pieces += (text[done:start], found.expand(replacement))
+            done = found.end()
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _mask(text: str) -> str:
