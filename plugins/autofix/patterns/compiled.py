@@ -104,30 +104,26 @@ def compile_rule(rule: Rule, trusted: bool) -> CompiledRule:
     )
     if keys is not None and (min(map(len, keys)) < 2 or any(b"\n" in key for key in keys)):
         keys = None  # a one-byte key flags nearly every line; a newline never occurs in a line
+    needle: str | None = None
+    compiled: Any = None
+    found: tuple[str, ...] = ()
+    anchored = False
     if rule.type == "substring":
         needle = rule.pattern if rule.case_sensitive else ascii_lower(rule.pattern)
-        return CompiledRule(
-            rule,
-            trusted,
-            needle=needle,
-            keys=keys,
-            plan=plan,
-            id=rule.id,
-            kind=rule.kind,
-            weight=rule.weight,
-        )
-    found = tuple(literals or ())
-    prefixes = line_prefixes(rule.pattern, rule.case_sensitive)
-    anchored = prefixes is not None
-    if prefixes is not None:  # a hit must also be at line start: far fewer candidate lines
-        keys = tuple(dict.fromkeys(p.encode("utf-8", "surrogatepass") for p in prefixes))
-    if trusted:
-        compiled: Any = re.compile(rule.pattern, 0 if rule.case_sensitive else re.IGNORECASE)
     else:
-        compiled = regex.compile(rule.pattern, 0 if rule.case_sensitive else regex.IGNORECASE)
+        found = tuple(literals or ())
+        prefixes = line_prefixes(rule.pattern, rule.case_sensitive)
+        anchored = prefixes is not None
+        if prefixes is not None:  # a hit must also be at line start: far fewer candidate lines
+            keys = tuple(dict.fromkeys(p.encode("utf-8", "surrogatepass") for p in prefixes))
+        if trusted:
+            compiled = re.compile(rule.pattern, 0 if rule.case_sensitive else re.IGNORECASE)
+        else:
+            compiled = regex.compile(rule.pattern, 0 if rule.case_sensitive else regex.IGNORECASE)
     return CompiledRule(
         rule,
         trusted,
+        needle=needle,
         pattern=compiled,
         keys=keys,
         literals=found,
