@@ -320,6 +320,31 @@ def test_a_pattern_tried_only_at_its_hints_replaces_as_sub_does(
     )
 
 
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(
+                [*_AT_HINT_PIECES, "\x1b[31m", "\x1b]8;;", "\x07", "\ue000", "\x00", "\r"]
+            ),
+            max_size=6,
+        ).map("".join),
+        max_size=8,
+    )
+)
+def test_texts_redacted_together_are_each_redacted_alone(texts: list[str]) -> None:
+    # The separator between them, a key at one text's end and its value at the next one's
+    # start, escape sequences left open across texts: the same as one at a time.
+    assert redact_module.redact_stored_each(texts) == [
+        redact_module.redact_stored(text) for text in texts
+    ]
+    joined = redact_module._TEXTS_SEPARATOR.join(["token:", "abcd1234"])
+    assert redact_module.redact_stored_each([joined, "x"]) == [
+        redact_module.redact_stored(joined),
+        "x",
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

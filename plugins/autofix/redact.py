@@ -422,6 +422,23 @@ def redact_stored(text: str) -> str:
     return _mask(text)
 
 
+# Joins texts redacted together: private-use characters between newlines. Redaction leaves them
+# as they are, and no secret shape reaches across them (a value needs 4 characters on its line).
+_TEXTS_SEPARATOR = "\n\ue000\ue000\n"
+
+
+def redact_stored_each(texts: list[str]) -> list[str]:
+    """``[redact_stored(text) for text in texts]``, in one pass over them all: a short text's
+    redaction costs a few microseconds, most of it fixed. One at a time where a text holds the
+    separator, or an escape sequence reaches across it."""
+    if len(texts) < 2:
+        return [redact_stored(text) for text in texts]
+    redacted = redact_stored(_TEXTS_SEPARATOR.join(texts)).split(_TEXTS_SEPARATOR)
+    if len(redacted) != len(texts):
+        return [redact_stored(text) for text in texts]
+    return redacted
+
+
 def redact_value(value: Any, *, by_name: bool = True, _depth: int = 0) -> Any:
     """A JSON-like value as it may be stored: every string redacted (dict keys too), tuples
     and sets as lists, NaN and infinities as None, nesting bounded.

@@ -25,7 +25,7 @@ from pydantic import (
 from autofix.costs import CostSource, combined_source
 from autofix.finish import FinishReason as FinishReason  # re-exported: the value enums live here
 from autofix.notices import AgentNotice
-from autofix.redact import redact_stored, redact_value
+from autofix.redact import redact_stored, redact_stored_each, redact_value
 from autofix.verification import Verification
 
 MAX_BLOCK_CHARS = 500
@@ -544,6 +544,8 @@ def _clean_field(name: str, value: Any) -> Any:
     if name in _TEXT_FIELDS:
         return redact_stored(value) if isinstance(value, str) else value
     if name in _TEXT_LIST_FIELDS:
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return redact_stored_each(value)  # one pass: matched_rules holds dozens of ids
         if isinstance(value, list):
             return [redact_stored(item) if isinstance(item, str) else item for item in value]
         return value

@@ -6,12 +6,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from autofix.redact import redact_stored
+from autofix.redact import redact_stored, redact_stored_each
 from autofix.result import MAX_BLOCK_CHARS, ErrorBlock, Evidence, truncate_block
 
 Verdict = Literal["noise", "neutral", "error", "success"]
-# Private-use characters: redaction leaves them as they are (it escapes control characters).
-_BLOCK_SEPARATOR = "\n\ue000\ue000\n"
 
 
 class ClassifyReport(BaseModel):
@@ -77,10 +75,7 @@ def error_blocks(fields: list[dict[str, Any]]) -> list[ErrorBlock]:
         return []
     # Only the first and last MAX_BLOCK_CHARS are kept (truncate_block); the margins keep any
     # secret that reaches into them whole for the redactor.
-    joined = _BLOCK_SEPARATOR.join(_ends(f["text"]) for f in fields)
-    texts = redact_stored(joined).split(_BLOCK_SEPARATOR)
-    if len(texts) != len(fields):  # a separator in the text itself: one at a time
-        return [ErrorBlock(**f) for f in fields]
+    texts = redact_stored_each([_ends(f["text"]) for f in fields])
     # A few rules find most blocks: each id is redacted once.
     rule_ids = {i: i and redact_stored(i) for i in {f.get("rule_id") for f in fields}}
     return [
