@@ -570,6 +570,7 @@ def test_example_logs_classify(tmp_path: Path) -> None:
 def test_error_blocks_are_redacted_in_one_pass_as_the_model_would(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from autofix import redact as redact_module
     from autofix.classify import stream_report as report
     from autofix.result import ErrorBlock
 
@@ -589,7 +590,8 @@ def test_error_blocks_are_redacted_in_one_pass_as_the_model_would(
         calls.append(text)
         return real(text)
 
-    monkeypatch.setattr(report, "redact_stored", counted)
+    monkeypatch.setattr(report, "redact_stored", counted)  # the rule ids
+    monkeypatch.setattr(redact_module, "redact_stored", counted)  # the texts, joined
     blocks = report.error_blocks(fields)
     assert blocks == [ErrorBlock(**f) for f in fields]  # the validator's result, field by field
     assert "hunter22" not in blocks[1].text and "swordfish1" not in str(blocks[1].rule_id)
