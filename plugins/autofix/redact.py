@@ -350,11 +350,9 @@ def _mask_shapes_in(text: str) -> str:
     lowered = _folded(text)
     for pattern, replacement, hints, ignore_case, at_hint in _GATED:
         haystack = lowered if ignore_case else text
-        if haystack is None:
-            masked = pattern.sub(replacement, text)
-        elif not any(hint in haystack for hint in hints):
+        if haystack is not None and not any(hint in haystack for hint in hints):
             continue
-        elif at_hint:
+        if at_hint and haystack is not None:
             masked = _sub_at_hints(pattern, replacement, text, haystack, hints)
         else:
             masked = pattern.sub(replacement, text)

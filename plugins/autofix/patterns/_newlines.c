@@ -390,6 +390,18 @@ hits_absorb(Hits *self, PyObject *other_object)
     return Py_XNewRef(result);
 }
 
+/* dict[key] = value, both ints; -1 on an error. */
+static int
+set_int_item(PyObject *dict, long long key, long long value)
+{
+    PyObject *key_object = PyLong_FromLongLong(key), *value_object = PyLong_FromLongLong(value);
+    int failed = key_object == NULL || value_object == NULL ||
+                 PyDict_SetItem(dict, key_object, value_object) < 0;
+    Py_XDECREF(key_object);
+    Py_XDECREF(value_object);
+    return failed ? -1 : 0;
+}
+
 /* take(data): (rule hits as line end << bits | id, ascending, each once; line end -> the
  * smallest id that hit it). Matches of the candidate id are left out. Empties the handler. */
 static PyObject *
@@ -435,11 +447,7 @@ hits_take(Hits *self, PyObject *data_object)
         if (k && end == rule_hits[k - 1] >> self->bits) {
             continue; /* sorted: a line's first value holds its smallest id */
         }
-        PyObject *key = PyLong_FromLongLong(end), *id = PyLong_FromLongLong(rule_hits[k] & mask);
-        int failed = key == NULL || id == NULL || PyDict_SetItem(first, key, id) < 0;
-        Py_XDECREF(key);
-        Py_XDECREF(id);
-        if (failed) {
+        if (set_int_item(first, end, rule_hits[k] & mask) < 0) {
             goto done;
         }
     }
@@ -530,11 +538,7 @@ newlines_summary(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     for (Py_ssize_t k = 0; k < seen; k++) {
-        PyObject *id = PyLong_FromSsize_t(order[k]), *count = PyLong_FromSsize_t(tally[order[k]]);
-        int failed = id == NULL || count == NULL || PyDict_SetItem(counts, id, count) < 0;
-        Py_XDECREF(id);
-        Py_XDECREF(count);
-        if (failed) {
+        if (set_int_item(counts, order[k], tally[order[k]]) < 0) {
             goto done;
         }
     }

@@ -366,8 +366,8 @@ def lines_ending_at(data: bytes, ends: Sequence[int]) -> list[bytes]:
 
 def confirm_hits(db: Any, data: bytes, ends: list[int]) -> list[int]:
     """The exact expressions' hits on the lines of ``data`` ending at ``ends``, scanned
-    together (the expressions never match a newline); in the pure build (``_scan_native`` has
-    the native one)."""
+    together (the expressions never match a newline). The pure build's; the native build's
+    runs in C (``_scan_native``)."""
     lines = lines_ending_at(data, ends)
     return [
         ends[value >> ID_BITS] << ID_BITS | value & ID_MASK
