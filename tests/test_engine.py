@@ -278,7 +278,7 @@ def test_engine_path_equals_fallback_on_the_tune_split() -> None:
     rules = defaults()
     differ = [
         (run_id, stream)
-        for run_id, _, _, out, err in RUNS
+        for run_id, _, _, out, err, _ in RUNS
         for stream, data in (("stdout", out), ("stderr", err))
         if report(data, rules, True, stream) != report(data, rules, False, stream)
     ]

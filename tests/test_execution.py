@@ -124,6 +124,24 @@ def test_plain_command_failure_summary_on_stdout_fails_at_exit_zero(tmp_path: Pa
     assert "1 failed, 2 passed" in result.error_message
 
 
+def test_plain_command_that_hides_its_exit_status_is_judged_by_its_findings(
+    tmp_path: Path,
+) -> None:
+    """The task tells the verdict its argv: `|| true` makes exit 0 prove nothing (issue 29)."""
+    lint = tmp_path / "lint.sh"  # prints one ansible-lint pep8 finding and fails, as the tool does
+    lint.write_text(
+        "echo 'site.yml:4: yaml[truthy]: Truthy value should be one of [false, true]'\nexit 2\n"
+    )
+    masked = ["bash", "-c", f"bash {lint} || true"]
+    task, _ = make_task(tmp_path, agent="plain", prompt="", command=masked, operation="lint")
+    result = task.run()
+    assert not result.success
+    assert result.evidence[0].rule_id == "masked-exit-finding"
+    assert "`|| true`" in result.error_message
+    task, _ = make_task(tmp_path, agent="plain", prompt="", command=["bash", "-c", f"bash {lint}"])
+    assert task.run().exit_code == 2  # the status reaches the run: the exit code decides
+
+
 def test_plain_command_output_is_validated_against_output_schema(tmp_path: Path) -> None:
     """agent="plain" + output_schema: the command's stdout is the answer, retried with feedback."""
     script = tmp_path / "answer.py"

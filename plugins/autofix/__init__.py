@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from autofix.agents.base import (
@@ -241,10 +242,12 @@ def classify_output(
     run_status: str | None = None,
     operation: str = "",
     patterns: str | Path | PatternStore | None = None,
+    command: str | Sequence[str] | None = None,
 ) -> ParseResult:
-    """Verdict on one plain command: exit code, stderr and stdout (see autofix.parser)."""
+    """Verdict on one plain command: exit code, stderr and stdout (see autofix.parser).
+    ``command``, the command line that ran, lets a masked exit status (``|| true``) be seen."""
     from autofix.parser import ResponseParser  # on first use: `import autofix` stays cheap
 
     return ResponseParser(patterns).parse(
-        exit_code, stderr, stdout, run_status=run_status, operation=operation
+        exit_code, stderr, stdout, run_status=run_status, operation=operation, command=command
     )

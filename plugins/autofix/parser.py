@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from autofix.agents.base import AgentOutcome
@@ -12,6 +12,7 @@ from autofix.agents.fatal import FatalLine
 from autofix.agents.watch import EarlyStop
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier
+from autofix.classify.masked_exit import MASKED_EXIT_RULE, findings, masked_exit
 from autofix.classify.stream_report import ClassifyReport
 from autofix.classify.verdict import weigh
 from autofix.notices import AgentNotice, NoticeCode
@@ -98,6 +99,7 @@ class ResponseParser:
         notices: list[AgentNotice] | None = None,
         structured_result: bool = False,
         agent_errors: bool = False,
+        command: str | Sequence[str] | None = None,
     ) -> ParseResult:
         """The verdict. What the runner knows for sure (its timeout, its own early stop or kill,
         a signal) comes first; then the agent's own events; then the exit code and stderr.
@@ -106,7 +108,10 @@ class ResponseParser:
         stderr then counts only as ``fatal`` (the CLI's own fatal forms, agents/fatal.py), the
         rest is its diagnostics. ``fatal`` also names the kind where the events do not.
         ``agent_errors``: the program is an agent without events (``plain``): an agent API's
-        error quoted in its output names the failure's kind."""
+        error quoted in its output names the failure's kind.
+        ``command``: the command line that ran (a shell string or an argv). Where it hides the
+        work's exit status (``|| true``, ``| tail``, ``--exit-zero``), an exit code of 0 proves
+        nothing, and a finding in the output's last lines decides failure (masked_exit.py)."""
         event_stream = has_event_stream or agent_outcome is not None
         err = self._report(stderr, operation, "stderr")
         out = None if event_stream else self._report(stdout, operation, "stdout")
@@ -187,6 +192,22 @@ class ResponseParser:
             return fail(kind, [f"Exit code {exit_code}", *tail])
         if weighing.deciding:
             return fail(FailureKind.UNKNOWN, _block_lines(weighing.deciding))
+        masked = masked_exit(command) if agent_outcome is None else None
+        found = _findings(reports) if masked else []
+        if masked and found:
+            base.evidence = [
+                Evidence(
+                    role="finding under a masked exit status",
+                    rule_id=MASKED_EXIT_RULE,
+                    stream=stream,
+                    text=line,
+                )
+                for stream, line in found[:3]
+            ]
+            return fail(
+                FailureKind.UNKNOWN,
+                [f"Exit code 0 proves nothing: {masked}", *(line for _, line in found[:2])],
+            )
         if isinstance(stderr, str | bytes) and stderr and log.isEnabledFor(logging.DEBUG):
             raw = stderr if isinstance(stderr, str) else stderr.decode("utf-8", "replace")
             log.debug(
@@ -194,6 +215,11 @@ class ResponseParser:
                 redact(raw[:DEBUG_STDERR_CHARS]),
             )
         return _succeeded(base)
+
+
+def _findings(reports: list[ClassifyReport]) -> list[tuple[str, str]]:
+    """Each stream's findings in its last non-noise lines, with the stream."""
+    return [(report.stream, line) for report in reports for line in findings(report.tail)]
 
 
 def _succeeded(result: ParseResult) -> ParseResult:

@@ -5,7 +5,8 @@
     .venv/bin/python tests/corpus/evaluate.py --judge mypkg.mod:judge
     .venv/bin/python tests/corpus/evaluate.py --fail-on-false-success   # exit 1: a tune false success
 
-A judge is ``(exit_code, stdout_bytes, stderr_bytes) -> bool`` (True: the run succeeded).
+A judge is ``(exit_code, stdout_bytes, stderr_bytes) -> bool`` (True: the run succeeded); a
+judge with a ``command`` parameter also gets the command line that ran (a string or an argv).
 ``exit_code`` is None for a run that a signal ended. A false success is a failure judged a
 success; a false failure is the reverse. Case ids are listed for the tune split only: the
 held-out splits (``heldout``, ``fresh``, ``fresh8`` and ``fresh9``) print counts, never ids,
@@ -24,13 +25,14 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from inspect import signature
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, where the corpus lives
 
 from corpus.reader import CASES, RUNS, SPLIT, SPLITS, load_cases, load_runs, read_split
 
-Judge = Callable[[int | None, bytes, bytes], bool]
+Judge = Callable[..., bool]
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Run:
     stderr: bytes
     # False for a failure built so that its output holds no evidence of it (README, "Case records").
     output_shows: bool = True
+    command: str | list[str] = ""  # the command line that ran, as the case recorded it
 
     @property
     def failed(self) -> bool:
@@ -70,6 +73,7 @@ def load(runs: Path = RUNS, split: Path = SPLIT, cases: Path = CASES) -> Iterato
             exit_code=meta["exit_code"],
             stdout=stored.stdout,
             stderr=stored.stderr,
+            command=meta.get("command") or "",
             output_shows=shows.get(meta["id"], bool(meta.get("output_shows", True))),
         )
 
@@ -79,11 +83,13 @@ def exit_code_judge(exit_code: int | None, stdout: bytes, stderr: bytes) -> bool
     return exit_code == 0
 
 
-def autofix_judge(exit_code: int | None, stdout: bytes, stderr: bytes) -> bool:
-    """The current autofix verdict on a plain command."""
+def autofix_judge(
+    exit_code: int | None, stdout: bytes, stderr: bytes, command: str | list[str] = ""
+) -> bool:
+    """The current autofix verdict on a plain command, told the command line that ran."""
     import autofix
 
-    return bool(autofix.classify_output(exit_code, stderr, stdout).success)
+    return bool(autofix.classify_output(exit_code, stderr, stdout, command=command).success)
 
 
 BUILTIN: dict[str, Judge] = {"exit-code": exit_code_judge, "autofix": autofix_judge}
@@ -113,7 +119,8 @@ def score(runs: list[Run], judge: Judge) -> tuple[Score, dict[str, Counter[str]]
     total = Score()
     by_category: dict[str, Counter[str]] = {}
     for run in runs:
-        ok = judge(run.exit_code, run.stdout, run.stderr)
+        told = {"command": run.command} if "command" in signature(judge).parameters else {}
+        ok = judge(run.exit_code, run.stdout, run.stderr, **told)
         total.n += 1
         total.failures += run.failed
         total.shown_failures += run.failed and run.output_shows

@@ -95,10 +95,19 @@ def case_fields() -> Iterator[tuple[str, str, dict[str, Any]]]:
         yield "captures", scenario.id, fields | {"script": script}
 
 
-def verdict(exit_code: int | None, stdout: bytes, stderr: bytes, operation: str = "") -> object:
+def verdict(
+    exit_code: int | None,
+    stdout: bytes,
+    stderr: bytes,
+    operation: str = "",
+    command: str | list[str] | None = None,
+) -> object:
+    """A run's verdict; a corpus run is told its command line, as an operator is."""
     import autofix
 
-    result = autofix.classify_output(exit_code, stderr, stdout, operation=operation)
+    result = autofix.classify_output(
+        exit_code, stderr, stdout, operation=operation, command=command
+    )
     return result.model_dump(mode="json", include=VERDICT_FIELDS | COUNT_FIELDS)
 
 
@@ -113,7 +122,7 @@ def per_run() -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for corpus, run_id, meta, out, err in stored_runs():
         if corpus == "runs":
-            judged = [verdict(meta["exit_code"], out, err)]
+            judged = [verdict(meta["exit_code"], out, err, command=meta.get("command"))]
             label = meta["label"]
         else:
             judged = [
@@ -187,7 +196,8 @@ def main() -> int:
         sums = [hashlib.sha256(out).hexdigest(), hashlib.sha256(err).hexdigest()]
         inputs.append([corpus, run_id, meta, sums])
         if corpus == "runs":
-            verdicts.append([corpus, run_id, verdict(meta["exit_code"], out, err)])
+            judged = verdict(meta["exit_code"], out, err, command=meta.get("command"))
+            verdicts.append([corpus, run_id, judged])
         else:  # as tests/test_classify_captures.py judges them: as if exit 0, and as run
             as_if_zero = verdict(0, out, err, operation=run_id)
             real = verdict(meta["exit_code"], out, err, operation=run_id)

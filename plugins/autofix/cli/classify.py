@@ -45,6 +45,13 @@ def register(subparsers: Any) -> None:
     )
     cmd.add_argument("--operation", default="", help="operation name, e.g. fix or test")
     cmd.add_argument(
+        "--command",
+        default=None,
+        metavar="LINE",
+        help="the command line that ran: where it hides the exit status (`|| true`, `| tail`,"
+        " --exit-zero), a finding in the output decides failure",
+    )
+    cmd.add_argument(
         "--patterns", default=None, metavar="FILE", help="pattern file (default: the usual lookup)"
     )
     cmd.add_argument("--format", choices=("json", "text"), default=None)
@@ -177,7 +184,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"autofix classify: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
     result = parser.parse(
-        args.exit_code, err, out, run_status=args.run_status, operation=args.operation
+        args.exit_code,
+        err,
+        out,
+        run_status=args.run_status,
+        operation=args.operation,
+        command=args.command,
     )
     if _output_format(args) == "json":
         print(result.model_dump_json(indent=2))

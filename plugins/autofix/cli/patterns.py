@@ -46,6 +46,12 @@ def register(subparsers: Any) -> None:
     explain.add_argument("log")
     explain.add_argument("--operation", default="")
     explain.add_argument("--stream", choices=("stderr", "stdout"), default="stderr")
+    explain.add_argument(
+        "--command",
+        default=None,
+        metavar="LINE",
+        help="the command line that wrote the log: says whether it hides the exit status",
+    )
     explain.set_defaults(func=run_explain)
     suggest = sub.add_parser(
         "suggest",
@@ -122,6 +128,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_explain(args: argparse.Namespace) -> int:
     # Here, not at the top: every `autofix` command imports all command modules to build its
     # parser; the verdict machinery loads only for the command that needs it.
+    from autofix.classify.masked_exit import MASKED_EXIT_RULE, findings, masked_exit
     from autofix.classify.verdict import weigh
 
     try:
@@ -148,10 +155,19 @@ def run_explain(args: argparse.Namespace) -> int:
     for warning in report.warnings:
         print(f"-- warning: {warning}")
     weighing = weigh([report])
-    print(f"-- at exit 0 this output says: {'failure' if weighing.failed else 'success'}")
+    masked = masked_exit(args.command)
+    found = findings(report.tail) if masked and not weighing.failed else []
+    print(f"-- at exit 0 this output says: {'failure' if weighing.failed or found else 'success'}")
     for item in weighing.evidence:
         where = f"line {item.line_no}" if item.line_no else item.stream
         print(f"--   {item.role} [{item.rule_id or '-'}] {where}: {item.text[:160]}")
+    if args.command is not None:
+        said = masked or "its exit status is its work's"
+        print(f"-- the command line: {said}")
+    for line in found[:3]:
+        print(
+            f"--   finding under a masked exit status [{MASKED_EXIT_RULE}] {report.stream}: {line}"
+        )
     return EXIT_OK
 
 

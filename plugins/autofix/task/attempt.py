@@ -95,6 +95,7 @@ class AttemptRunner:
             self.watch,
             answer_expected=agent_format.expects_answer(request.options),
             text_output=agent_format.asks_for_text(request.options),
+            command=invocation.argv,
         )
         raw = None if self.raw_dir is None else RawStreams(self.raw_dir, f"attempt{attempt}")
         live = AgentLog.for_attempt(

@@ -9,7 +9,7 @@ exactly as the running task judged it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from autofix.agents.base import AgentFormat, AgentOutcome
 from autofix.agents.fatal import FatalLine, FatalScan
@@ -57,8 +57,11 @@ class OutputJudge:
         watch: WatchSettings | None = None,
         answer_expected: bool = True,
         text_output: bool | None = None,
+        command: Sequence[str] | None = None,
     ) -> None:
         self.parser = parser
+        # A plain program's argv: `bash -c "lint || true"` hides its exit status (masked_exit).
+        self.command = None if agent_format.has_event_stream else command
         self.agent = agent_format.name
         self.answer_expected = answer_expected
         self.operation = operation
@@ -168,6 +171,7 @@ class OutputJudge:
             notices=self._notices,
             structured_result=self.structured_result,
             agent_errors=not self.has_event_stream,
+            command=self.command,
         )
         if outcome is not None and outcome.structured_output is not None and result.data is None:
             result = result.model_copy(update={"data": outcome.structured_output})
