@@ -3,7 +3,8 @@
 The command lines follow the bash manual (lists, pipelines, ``pipefail``) and the exit-code
 options the tools document; the finding lines follow the output formats documented by hadolint,
 golangci-lint, yamllint, shellcheck (``-f gcc``), ESLint's unix formatter, cppcheck's gcc
-template, ansible-lint's pep8 format, mypy and GNU diff. None is taken from the corpus.
+template, ansible-lint's pep8 format, mypy, GNU diff, jq, Python's json module and HTML Tidy.
+None is taken from the corpus.
 """
 
 from __future__ import annotations
@@ -93,6 +94,9 @@ FINDINGS = [
     "requests.exceptions.ConnectionError: HTTPConnectionPool(host='api', port=80)",
     "java.lang.IllegalStateException: pool closed",
     "@@ -1,3 +1,4 @@",  # GNU diff -u: a check that shows what it would change
+    "parse error: Expected separator between values at line 1, column 10",  # jq
+    "Expecting value: line 1 column 1 (char 0)",  # Python's json module
+    "line 4 column 3 - Error: <blink> is not recognized!",  # HTML Tidy
 ]
 
 NOT_FINDINGS = [
@@ -108,6 +112,8 @@ NOT_FINDINGS = [
     "Listening on 127.0.0.1:8080",
     "All checks passed!",
     "Error: see above",  # not this module's to decide: the rules' (error-line-start)
+    "line 1 column 1 - Warning: missing <!DOCTYPE> declaration",  # HTML Tidy
+    "Read 12 lines",
 ]
 
 

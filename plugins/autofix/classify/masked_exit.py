@@ -176,12 +176,15 @@ _FINDING = re.compile(
     rf"|^\s{{0,8}}(?:\d{{1,7}}:\s*)?{_CODE}:?\s+\S"  # E3006 Resource type ..., 1: DOC103: ...
     r"|^(?:[a-z_]\w{0,40}\.){1,8}[A-Z]\w{0,60}(?:Error|Exception|NotFound|Failure)\w{0,20}: \S"
     r"|^@@ -\d{1,9}(?:,\d{1,9})? \+\d{1,9}(?:,\d{1,9})? @@"  # a check's diff: files would change
+    # the location in words: `"very" is a weasel word on line 2 at column 15`, `line 1 column 5`
+    r"|^.{0,300}?\b(?:(?:on|at) line \d{1,7}|line \d{1,7},? col(?:umn)? \d{1,7})\b"
 )
 # The tool's own severity below error: harmless whatever the finding says.
 _BELOW_ERROR = re.compile(
     rf"^\W{{0,3}}(?:{_CODE}:?\s+)?\W{{0,3}}"  # hadolint's `DL3008 warning: ...`
     r"(?:warning|warn|note|info|information|hint|notice|debug|style|[A-Z]\w{0,40}Warning)\b"
-    r"|[\[(](?:warning|note|info|style|performance|portability)\b",  # [warning], [Warning/semi]
+    r"|[\[(](?:warning|note|info|style|performance|portability)\b"  # [warning], [Warning/semi]
+    r"|^.{0,80}?\b(?:warning|note|info|hint)\s?:",  # tidy's `line 1 column 1 - Warning: ...`
     re.IGNORECASE,
 )
 _LINE_CAP = 1000  # findings are short; a long line is read only this far (bounded work)
