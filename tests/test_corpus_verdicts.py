@@ -106,7 +106,6 @@ UNDETECTABLE = {
     "fresh8-pyroma-min-3": "the rating (6/10) passes the --min the command chose",
     "fresh8-restic-dry-run-left-in": "`Would add` is a preview's own words, as in a preview that succeeds",
     "fresh8-unison-conflict-tail": "`1 skipped` is a count that successes print too",
-    "fresh8-write-good-semicolon-echo": "suggestions without a severity, as an advisory run prints",
     "fresh8-xgettext-unknown-extension": "a warning, then the script's own words",
     # the ninth fresh batch, after its one score (its output_shows: false runs first)
     "fresh9-bmake-dry-run-install": "the commands bmake -n prints, then the script's own words",
