@@ -167,4 +167,29 @@ if [[ ! -x "$tools/node/node_modules/.bin/spectral" ]]; then
     markdownlint-cli2@0 es-check@8 jsdoc@4 marked@15 quick-lint-js@3 &&
     npm rebuild --loglevel=error quick-lint-js)
 fi
+# The tenth fresh batch (cases/fresh10_*.yaml, split fresh10): more tools new to the corpus, in
+# three parts. Language toolchains (poly from polyml, ldc2 from ldc, regina from regina-rexx, gp
+# from pari-gp, cl65 with sim65 from cc65, gpasm from gputils, pil from picolisp); config testers,
+# HTTP probes, archivers, checksum and dedup tools (named-checkzone and named-checkconf come with
+# bind9-utils, visudo with sudo, desktop-file-validate with desktop-file-utils; httpstat from PyPI
+# runs the system curl); newer Python and JavaScript linters, checkers and formatters (rst-lint
+# comes with restructuredtext-lint, cz with commitizen, sqlfmt with shandy-sqlfmt, redocly with
+# @redocly/cli, held at 1.25 because the registry lacked a dependency of the newest 1.x,
+# lintspaces with lintspaces-cli, attw with @arethetypeswrong/cli).
+fresh10_apt=(polyml ldc valac ecl regina-rexx pari-gp nickle jimsh mruby cc65 sdcc gputils f2c ratfor
+  picolisp scheme48 haxe nginx haproxy logrotate bind9-utils sudo httping dar lzip lrzip zpaq arj
+  cpio pax rhash hashdeep rdfind fdupes jdupes rmlint lftp desktop-file-utils)
+apt_install "${fresh10_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'httpstat==2.*' 'darglint==1.*' 'docsig==0.*' 'pydocstringformatter==0.*' 'tryceratops==2.*' \
+  'restructuredtext-lint==1.*' 'commitizen==4.*' 'unimport==1.*' 'xdoctest==1.*' \
+  'blacken-docs==1.*' 'djhtml==3.*' 'j2lint==1.*' 'shandy-sqlfmt==0.*' 'ssort==0.*' \
+  'liccheck==0.*' 'zuban==0.*'
+if [[ ! -x "$tools/node/node_modules/.bin/redocly" ]]; then
+  # --ignore-scripts: none of these needs its install script to run the cases.
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
+    @redocly/cli@1.25 solhint@5 syncpack@13 type-coverage@2 lintspaces-cli@1 \
+    graphql-schema-linter@3 graphql@16 eclint@2 pug-lint@2 ts-prune@0 @arethetypeswrong/cli@0 \
+    documentation@14)
+fi
 echo "tools ready in $tools"
