@@ -126,6 +126,28 @@ UNDETECTABLE = {
     "fresh9-reuse-tail": "tail kept only reuse's advice paragraph",
     "fresh9-vermin-or-true": "vermin's `Target versions not met:` table",
     "fresh9-vermin-violations-chain": "vermin's `Target versions not met:` table",
+    # The tenth fresh batch, after its one score (docs/benchmarks.md, "Issue 29, the tenth batch")
+    "fresh10-attw-missing-types": 'a JSON detail (`"types": false`), as data',
+    "fresh10-blacken-docs-skip-errors": "blacken-docs' own -E (skip errors) flag: no general option",
+    "fresh10-dar-dry-run": "dar -e prints its normal summary: nothing tells it was a dry run",
+    "fresh10-documentation-lint-or-true": "documentation.js calls its findings warnings",
+    "fresh10-gp-colour-error": "PARI/GP's `***` error lines, then `... skipping file`: its own words",
+    "fresh10-gp-div-zero-skips-file": "PARI/GP's `***` error lines, as above",
+    "fresh10-gp-stack-overflow-skips-file": "PARI/GP's `***` error lines, as above",
+    "fresh10-httping-503-no-status": "without -s httping counts a 503 as ok: `0.00% failed`",
+    "fresh10-lftp-mirror-dry-run": "the commands a dry run only prints",
+    "fresh10-liccheck-or-echo": "liccheck's listing of a package and its licenses, then an echo",
+    "fresh10-lintspaces-or-true": "lintspaces tags its findings `[warning]`",
+    "fresh10-logrotate-debug-left-in": "logrotate -d lists what it would do, as a preview prints",
+    "fresh10-pug-lint-tail": "tail kept pug-lint's message without its location",
+    "fresh10-pydocstringformatter-no-write": "a formatter's diff, as a review run prints",
+    "fresh10-rdfind-missing-dir": "`found 0 files`: a count successes print too",
+    "fresh10-regina-syntax-trap-exit0": "`error 41 at line 5` on stdout, where programs print data",
+    "fresh10-rmlint-script-dryrun": "`Deleting:` lines of a script's -n, as a run that deletes prints",
+    "fresh10-sdcc-xram-overflow-tail": "`?ASlink-Error-...`: one linker's own prefix",
+    "fresh10-ssort-diff-only": "`1 file would be resorted` and a diff, as a review run prints",
+    "fresh10-ts-prune-no-error-flag": "ts-prune's `path:line - unused` listing, its findings as data",
+    "fresh10-zpaq-restore-skipped": "`3 ?existing files skipped`: a count successes print too",
 }
 
 
@@ -139,15 +161,15 @@ def test_no_false_success_on_the_tune_split() -> None:
 
 
 def test_false_failures_on_the_tune_split_stay_few() -> None:
-    """Not a hard target like false successes (fail-safe), but a regression guard: 25 of 816
-    today, 21 of them among the 609 successes from before the eighth and ninth batches
+    """Not a hard target like false successes (fail-safe), but a regression guard: 31 of 943
+    today, 21 of them among the 609 successes from before the eighth, ninth and tenth batches
     (recoveries the output does not announce, errors a script handles on purpose)."""
     false_failures = [
         run_id
         for run_id, label, code, out, err, cmd in RUNS
         if label == "success" and not verdict(code, out, err, cmd).success
     ]
-    assert len(false_failures) <= 25, false_failures
+    assert len(false_failures) <= 31, false_failures
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run[0] for run in RUNS])

@@ -168,16 +168,20 @@ def _flag_reason(commands: Iterable[list[str]]) -> str | None:
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # A path with a file extension (or a dotfile), then :line[:col]: the GNU diagnostic format.
-_LOCATION = r"(?:[\w.@~+-]*/){0,32}[\w@~+-]*\.[A-Za-z][\w-]{0,15}(?::\d{1,7}){1,2}"
+# An optional severity word may lead (`ERROR docs/x.rst:4 ...`); a function may sit before the
+# line (darglint's `calc.py:add:4: DAR101: ...`).
+_PATH = r"(?:[\w.@~+-]*/){0,32}[\w@~+-]*\.[A-Za-z][\w-]{0,15}"
+_LOCATION = rf"(?:[A-Z]{{3,8}}:?\s{{1,8}})?{_PATH}(?::[A-Za-z_][\w.<>-]{{0,60}})?(?::\d{{1,7}}){{1,2}}"
 _CODE = r"[A-Z][A-Za-z]{0,5}-?\d{2,5}"
 _FINDING = re.compile(
-    rf"^\s{{0,8}}{_LOCATION}(?::\s*|\s+-\s+|\s+)"
+    rf"^\s{{0,8}}\[?{_LOCATION}\]?(?::\s*|\s+-\s+|\s+)"
     rf"(?P<located>(?:\d{{1,5}}\s+)?[^\s\d].*)$"  # src/app.py:5:12 E0602 undefined name
     rf"|^\s{{0,8}}(?:\d{{1,7}}:\s*)?{_CODE}:?\s+\S"  # E3006 Resource type ..., 1: DOC103: ...
     r"|^(?:[a-z_]\w{0,40}\.){1,8}[A-Z]\w{0,60}(?:Error|Exception|NotFound|Failure)\w{0,20}: \S"
     r"|^@@ -\d{1,9}(?:,\d{1,9})? \+\d{1,9}(?:,\d{1,9})? @@"  # a check's diff: files would change
     # the location in words: `"very" is a weasel word on line 2 at column 15`, `line 1 column 5`
     r"|^.{0,300}?\b(?:(?:on|at) line \d{1,7}|line \d{1,7},? col(?:umn)? \d{1,7})\b"
+    rf"|^.{{0,300}}? at {_PATH}(?::\d{{1,7}}| line \d{{1,7}})\b"  # `re at pkg/io.py:2`, Perl's die
 )
 # The tool's own severity below error: harmless whatever the finding says.
 _BELOW_ERROR = re.compile(
