@@ -192,4 +192,23 @@ if [[ ! -x "$tools/node/node_modules/.bin/redocly" ]]; then
     graphql-schema-linter@3 graphql@16 eclint@2 pug-lint@2 ts-prune@0 @arethetypeswrong/cli@0 \
     documentation@14)
 fi
+# The eleventh fresh batch (cases/fresh11_*.yaml, split fresh11): more tools new to the corpus, in
+# three parts. Media, document and filesystem-image tools (pdfinfo and pdftotext come with
+# poppler-utils, gs with ghostscript, oggenc and ogginfo with vorbis-tools, exiftool with
+# libimage-exiftool-perl, cwebp and dwebp with webp, tiffinfo with libtiff-tools, mkfs.fat and
+# fsck.fat with dosfstools, qemu-img with qemu-utils, sfdisk with fdisk, mke2fs and e2fsck with
+# e2fsprogs); build, packaging, security-audit, broker and data-validation tools (autoreconf and
+# autoupdate come with automake, libtoolize with libtool, rpmbuild with rpm, mosquitto_pub and
+# mosquitto_sub with mosquitto-clients); language toolchains, HDL tools and Python build tools
+# (scheme from chezscheme, a68g from algol68g; groovy's launcher needs JAVA_HOME, which its cases
+# set).
+fresh11_apt=(qpdf poppler-utils ghostscript flac sox vorbis-tools mp3val lame pngcheck optipng
+  jpeginfo libimage-exiftool-perl webp gifsicle libtiff-tools dosfstools qemu-utils fdisk e2fsprogs
+  automake libtool quilt rpm rpmlint lynis chkrootkit aide sslscan nmap mosquitto mosquitto-clients
+  pkgconf fakeroot chezscheme pypy3 tinyscheme yabasic bwbasic verilator yosys ghdl groovy algol68g
+  newlisp pforth)
+apt_install "${fresh11_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'frictionless==5.*' 'pip-audit==2.*' 'pdm==2.*' 'datasette==0.*' 'cython==3.*' 'hy==1.*' \
+  'coconut==3.*' 'pyinstaller==6.*' 'pex==2.*' 'shiv==1.*'
 echo "tools ready in $tools"
