@@ -148,6 +148,35 @@ UNDETECTABLE = {
     "fresh10-ssort-diff-only": "`1 file would be resorted` and a diff, as a review run prints",
     "fresh10-ts-prune-no-error-flag": "ts-prune's `path:line - unused` listing, its findings as data",
     "fresh10-zpaq-restore-skipped": "`3 ?existing files skipped`: a count successes print too",
+    # The eleventh fresh batch, after its one score (docs/benchmarks.md, as above)
+    "fresh11-aide-check-head": "`Changed entries: 2`: a count of changes, data for aide",
+    "fresh11-chkrootkit-suspect-dir": "the same `not found`/`finished` lines as a clean run",
+    "fresh11-dwebp-truncated-tail": "`Status: 7(NOT_ENOUGH_DATA)`: one decoder's status code",
+    "fresh11-e2fsck-tail-summary": "tail kept e2fsck's advice (`e2fsck -b 8193 <device>`)",
+    "fresh11-fakeroot-missing-state": "fakeroot's `database file ... does not exist.`, then tar's work",
+    "fresh11-frictionless-error-count": "a bare count printed by a one-liner",
+    "fresh11-frictionless-invalid-tee": "frictionless' table rows, its findings as data",
+    "fresh11-fsck.fat-tail-summary": "tail kept fsck.fat's file and cluster count",
+    "fresh11-groovy-assert-harness": "a hand-rolled harness's `FAIL pad`, then a power assert",
+    "fresh11-jpeginfo-tee-log": "jpeginfo's `ERROR` as a table column",
+    "fresh11-lame-text-as-raw": "lame encodes a text file as raw audio: its normal report",
+    "fresh11-libtoolize-dry-run": "the commands --dry-run only prints, in a real run's words",
+    "fresh11-lynis-dockerfile-warnings": "lynis's banner and tips; its findings are off the tail",
+    "fresh11-mke2fs-dry-run-left-in": "mke2fs -n prints what a real run prints",
+    "fresh11-mkfs.fat-exists-echo": "`file esp.img already exists`: one tool's words",
+    "fresh11-mp3val-stream-error": "`Done!`: the findings are in the log file",
+    "fresh11-newlisp-empty-list-true": "newLISP's `ERR: list is empty in function first`",
+    "fresh11-nmap-port-closed-grep": "`31998/tcp closed`: a port state, data",
+    "fresh11-ogginfo-log-or-true": "the report went to a file: nothing printed",
+    "fresh11-ogginfo-loop-grep": "grep kept only the playback lengths",
+    "fresh11-pdftotext-wordcount-zero": "a bare `0` from wc",
+    "fresh11-pkgconfig-atleast-status": "a bare status printed by echo",
+    "fresh11-pkgconfig-fallback-echo": "pkg-config's `could not be satisfied`, then the fallback's words",
+    "fresh11-pkgconfig-loop-last-ok": "pkg-config's `was not found in the pkg-config search path`",
+    "fresh11-quilt-missing-patch-chain": "quilt's `Patch ... does not exist`, then the series listing",
+    "fresh11-rpmbuild-unpackaged-tail": "`RPM build errors:` and the file list: one tool's words",
+    "fresh11-shiv-console-script-or-echo": "shiv's `No entry point ... found`, then pip's success line",
+    "fresh11-tiffinfo-dump-truncated": "libtiff's `Read error on strip 0`, then the tags as data",
 }
 
 
@@ -161,15 +190,15 @@ def test_no_false_success_on_the_tune_split() -> None:
 
 
 def test_false_failures_on_the_tune_split_stay_few() -> None:
-    """Not a hard target like false successes (fail-safe), but a regression guard: 31 of 943
-    today, 21 of them among the 609 successes from before the eighth, ninth and tenth batches
+    """Not a hard target like false successes (fail-safe), but a regression guard: 42 of 1,090
+    today, 21 of them among the 609 successes from before the eighth to eleventh batches
     (recoveries the output does not announce, errors a script handles on purpose)."""
     false_failures = [
         run_id
         for run_id, label, code, out, err, cmd in RUNS
         if label == "success" and not verdict(code, out, err, cmd).success
     ]
-    assert len(false_failures) <= 31, false_failures
+    assert len(false_failures) <= 42, false_failures
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[run[0] for run in RUNS])

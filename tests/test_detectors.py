@@ -164,7 +164,7 @@ def test_every_detector_rule_exists() -> None:
 
 
 # Families outside the four detectors, widened from the tools' own documentation and sources
-# after the tenth fresh batch's score: the input cut short or corrupted (gzip, xz, bzip2), the
+# after the tenth and eleventh fresh batches' scores: the input cut short or corrupted (gzip, xz, bzip2), the
 # cross marks CLIs print before a failed item (log-symbols, jest), a step that failed behind its
 # tool's name, runtimes' uncaught exceptions (Poly/ML, R6RS), a checker with nothing to check,
 # and a count of units run with none failed as a success summary.
@@ -183,6 +183,15 @@ def test_every_detector_rule_exists() -> None:
         ("assertion-violation: car: not a pair", True, "runtime-exception"),
         ("Nothing to check!", True, "nothing-ran"),
         ("Nothing to commit, working tree clean", False, None),
+        # after the eleventh batch's score: the R6RS condition display (Chez Scheme's User's
+        # Guide), a scan of nothing (nmap(1)), a dry run named by its option (util-linux
+        # sfdisk's source) or logged by a module (Python logging's default format)
+        ("Exception in car: 3 is not a pair", True, "runtime-exception"),
+        ("Nmap done: 0 IP addresses (0 hosts up) scanned in 0.03 seconds", True, "nothing-ran"),
+        ("Nmap done: 1 IP address (1 host up) scanned in 0.05 seconds", False, None),
+        ("The partition table is unchanged (--no-act).", True, "skipped-dry-run"),
+        ("INFO:deploy.sync:Dry run: would have uploaded 3 files", True, "skipped-dry-run"),
+        ("0 files reformatted, 12 files left unchanged", False, None),
     ],
 )
 def test_widened_families(line: str, failed: bool, rule: str | None) -> None:

@@ -33,6 +33,7 @@ _FILTERS = frozenset(
 )
 # Commands that only set up or report (cd, export, ...): never the work a status belongs to.
 _NOT_WORK = _ALWAYS_SUCCEED | {"cd", "export", "set", "mkdir", "trap", "local", "exit", "sleep"}
+_NOT_WORK |= {"ls", "pwd", "date", "which", "type"}  # listers: their status is not the work's
 _SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
 _SEPARATORS = frozenset({";", "\n", "&&", "||", "&", ";;"})
 _BRACKETS = frozenset({"(", ")"})
@@ -180,7 +181,7 @@ _FINDING = re.compile(
     r"|^(?:[a-z_]\w{0,40}\.){1,8}[A-Z]\w{0,60}(?:Error|Exception|NotFound|Failure)\w{0,20}: \S"
     r"|^@@ -\d{1,9}(?:,\d{1,9})? \+\d{1,9}(?:,\d{1,9})? @@"  # a check's diff: files would change
     # the location in words: `"very" is a weasel word on line 2 at column 15`, `line 1 column 5`
-    r"|^.{0,300}?\b(?:(?:on|at) line \d{1,7}|line \d{1,7},? col(?:umn)? \d{1,7})\b"
+    r"|^.{0,300}?\b(?:(?:on|at) line #?\d{1,7}|line \d{1,7},? col(?:umn)? \d{1,7})\b"
     rf"|^.{{0,300}}? at {_PATH}(?::\d{{1,7}}| line \d{{1,7}})\b"  # `re at pkg/io.py:2`, Perl's die
 )
 # The tool's own severity below error: harmless whatever the finding says.
