@@ -189,3 +189,13 @@ def test_classify_cli_takes_the_command_line(
     result = json.loads(capsys.readouterr().out)
     assert result["evidence"][0]["rule_id"] == MASKED_EXIT_RULE
     assert main(args) == 0
+
+
+def test_a_finding_that_holds_a_secret_is_redacted() -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    out = f"site.yml:4: yaml[truthy]: password=hunter2secret {token}\n".encode()
+    told = autofix.classify_output(0, b"", out, command="ansible-lint -p site.yml || true")
+    assert not told.success
+    shown = told.model_dump_json()
+    assert "hunter2secret" not in shown and token not in shown
+    assert "[REDACTED]" in told.evidence[0].text and "[REDACTED]" in (told.error_message or "")
