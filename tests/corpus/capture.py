@@ -10,6 +10,7 @@
     .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh9-*' --fresh-split fresh9
     .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh10-*' --fresh-split fresh10
     .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh11-*' --fresh-split fresh11
+    .venv/bin/python tests/corpus/capture.py --freeze-split --fresh 'fresh12-*' --fresh-split fresh12
 
 The cases are the records in ``tests/corpus/cases/<batch>.yaml`` (with their file trees); each
 run goes into its batch's ``tests/corpus/runs/<batch>.jsonl.gz`` (``reader``). A run whose exit
@@ -118,7 +119,7 @@ def freeze_split(
 ) -> None:
     """Write split.tsv. Existing rows never move; a new case whose id matches a ``fresh`` glob
     goes to the split ``fresh_split`` (``fresh``, or a batch's own held-out split such as
-    ``fresh8`` to ``fresh11``), any other new case to ``late_split``."""
+    ``fresh8`` to ``fresh12``), any other new case to ``late_split``."""
     if fresh_split not in SPLITS or fresh_split in ("tune", "heldout"):
         raise SystemExit(f"--fresh-split {fresh_split!r}: use one of {list(SPLITS[2:])}")
     existing = read_split()

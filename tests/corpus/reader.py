@@ -45,7 +45,16 @@ TOOL_CAPTURES = "tool_captures"
 VENV_BIN_MARK = "@VENV_BIN@"
 
 # The splits, in report order. Only "tune" is for tuning; the others print counts only.
-SPLITS: tuple[str, ...] = ("tune", "heldout", "fresh", "fresh8", "fresh9", "fresh10", "fresh11")
+SPLITS: tuple[str, ...] = (
+    "tune",
+    "heldout",
+    "fresh",
+    "fresh8",
+    "fresh9",
+    "fresh10",
+    "fresh11",
+    "fresh12",
+)
 SPLIT_HEADER = "id\ttool\tcategory\tlabel\tgroup\tsplit"
 
 Label = Literal["success", "failure"]

@@ -211,4 +211,24 @@ apt_install "${fresh11_apt[@]}"
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
   'frictionless==5.*' 'pip-audit==2.*' 'pdm==2.*' 'datasette==0.*' 'cython==3.*' 'hy==1.*' \
   'coconut==3.*' 'pyinstaller==6.*' 'pex==2.*' 'shiv==1.*'
+# The twelfth fresh batch (cases/fresh12_*.yaml, split fresh12): more tools new to the corpus, in
+# three parts. Server config testers, probes and log tools (unbound-checkconf comes with unbound,
+# nsd-checkconf and nsd-checkzone with nsd, varnishd with varnish, sshd with openssh-server,
+# fail2ban-regex with fail2ban, dnsmasq with dnsmasq-base; redis-benchmark with redis-tools,
+# which setup_tools.sh does not install: its cases need redis-server too); document and diagram
+# generators and Python notebook and code-hygiene tools (abc2midi and abc2abc come with abcmidi);
+# JavaScript linters, bundlers and analyzers (ncc comes with @vercel/ncc, linthtml with
+# @linthtml/linthtml, coffeelint with @coffeelint/cli).
+fresh12_apt=(lighttpd squid unbound nsd varnish openssh-server monit fail2ban goaccess iperf3
+  dnsmasq-base jo wget2 redis-server redis-tools enscript a2ps mscgen abcmidi plantuml abcm2ps)
+apt_install "${fresh12_apt[@]}"
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  'jc==1.*' 'docstr-coverage==2.*' 'jupytext==1.*' 'nbstripout==0.*' 'nbqa==1.*' \
+  'pyproject-fmt==2.*' 'add-trailing-comma==3.*' 'reorder-python-imports==3.*' 'setup-cfg-fmt==2.*'
+if [[ ! -x "$tools/node/node_modules/.bin/dpdm" ]]; then
+  # --ignore-scripts: none of these needs its install script to run the cases.
+  (cd "$tools/node" && npm install --no-audit --no-fund --loglevel=error --ignore-scripts \
+    dpdm@3 @linthtml/linthtml@0 markuplint@4 @vercel/ncc@0 javascript-obfuscator@4 semistandard@17 \
+    jslint@0 @coffeelint/cli@5 lesshint@6 csslint@1 xo@0 tslint@6 size-limit@11 @size-limit/file@11)
+fi
 echo "tools ready in $tools"
