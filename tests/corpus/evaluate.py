@@ -9,12 +9,13 @@ A judge is ``(exit_code, stdout_bytes, stderr_bytes) -> bool`` (True: the run su
 judge with a ``command`` parameter also gets the command line that ran (a string or an argv).
 ``exit_code`` is None for a run that a signal ended. A false success is a failure judged a
 success; a false failure is the reverse. Case ids are listed for the tune split only: the
-held-out splits (``heldout``, ``fresh``, ``fresh8`` and ``fresh9``) print counts, never ids,
+held-out splits (``heldout``, ``fresh``, ``fresh8`` ... ``fresh12``) print counts, never ids,
 unless ``--show-heldout`` is given (do not use it while tuning). ``fresh`` is a batch added after
 ``heldout`` had been scored several times; it is meant to be scored once (tests/corpus/README.md,
-"The fresh batches"). ``fresh8`` held the eighth fresh batch until its one score (its runs are
-tune now), ``fresh9`` holds the ninth. Each split also reports its false successes among the failures whose
-output shows the failure (a case's ``output_shows``, README "Case records").
+"The fresh batches"). ``fresh8`` to ``fresh11`` held the eighth to eleventh fresh batches until
+their one score (their runs are tune now); ``fresh12`` holds the twelfth, scored once. Each
+split also reports its false successes among the failures whose output shows the failure (a
+case's ``output_shows``, README "Case records").
 """
 
 from __future__ import annotations
