@@ -172,7 +172,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # An optional severity word may lead (`ERROR docs/x.rst:4 ...`); a function may sit before the
 # line (darglint's `calc.py:add:4: DAR101: ...`).
 _PATH = r"(?:[\w.@~+-]*/){0,32}[\w@~+-]*\.[A-Za-z][\w-]{0,15}"
-_LOCATION = rf"(?:[A-Z]{{3,8}}:?\s{{1,8}})?{_PATH}(?::[A-Za-z_][\w.<>-]{{0,60}})?(?::\d{{1,7}}){{1,2}}"
+_LOCATION = (
+    rf"(?:[A-Z]{{3,8}}:?\s{{1,8}})?{_PATH}(?::[A-Za-z_][\w.<>-]{{0,60}})?(?::\d{{1,7}}){{1,2}}"
+)
 _CODE = r"[A-Z][A-Za-z]{0,5}-?\d{2,5}"
 _FINDING = re.compile(
     rf"^\s{{0,8}}\[?{_LOCATION}\]?(?::\s*|\s+-\s+|\s+)"
