@@ -12,7 +12,12 @@ from autofix.agents.fatal import FatalLine
 from autofix.agents.watch import EarlyStop
 from autofix.classify.blocks import headline
 from autofix.classify.classifier import Classifier
-from autofix.classify.masked_exit import MASKED_EXIT_RULE, findings, masked_exit
+from autofix.classify.masked_exit import (
+    MASKED_EXIT_ROLE,
+    MASKED_EXIT_RULE,
+    findings,
+    masked_exit,
+)
 from autofix.classify.stream_report import ClassifyReport
 from autofix.classify.verdict import weigh
 from autofix.notices import AgentNotice, NoticeCode
@@ -197,7 +202,7 @@ class ResponseParser:
         if masked and found:
             base.evidence = [
                 Evidence(
-                    role="finding under a masked exit status",
+                    role=MASKED_EXIT_ROLE,
                     rule_id=MASKED_EXIT_RULE,
                     stream=stream,
                     text=line,

@@ -119,8 +119,9 @@ class Score:
 def score(runs: list[Run], judge: Judge) -> tuple[Score, dict[str, Counter[str]]]:
     total = Score()
     by_category: dict[str, Counter[str]] = {}
+    takes_command = "command" in signature(judge).parameters
     for run in runs:
-        told = {"command": run.command} if "command" in signature(judge).parameters else {}
+        told = {"command": run.command} if takes_command else {}
         ok = judge(run.exit_code, run.stdout, run.stderr, **told)
         total.n += 1
         total.failures += run.failed

@@ -20,9 +20,12 @@ import shlex
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-__all__ = ["MASKED_EXIT_RULE", "findings", "masked_exit"]
+from autofix.classify.normalize import strip_ansi
+
+__all__ = ["MASKED_EXIT_ROLE", "MASKED_EXIT_RULE", "findings", "masked_exit"]
 
 MASKED_EXIT_RULE = "masked-exit-finding"  # the evidence's rule id: no pattern rule decided it
+MASKED_EXIT_ROLE = "finding under a masked exit status"  # the evidence's role
 
 # Commands that always exit 0 (``exit`` only with 0: a bare ``exit`` keeps the failing status).
 _ALWAYS_SUCCEED = frozenset({"true", ":", "echo", "printf"})
@@ -102,22 +105,15 @@ def _commands(script: str) -> list[tuple[str, list[str]]]:
         return []
     commands: list[tuple[str, list[str]]] = []
     words: list[str] = []
-    for token in tokens:
-        if token in _SEPARATORS or token == "|":
-            if words:
-                commands.append((token, words))
-            elif commands and token == "\n":
-                continue
+    for token in [*tokens, None]:  # None: the end closes the last command
+        if token is None or token in _SEPARATORS or token == "|":
+            named = _drop_assignments(words)
+            if named:
+                commands.append((token or "", named))
             words = []
-        elif token in _BRACKETS or (token in _KEYWORDS and not words):
-            continue
-        elif token.startswith(("<", ">")) or (words and words[-1].endswith((">", "<"))):
-            words.append(token)  # a redirection: kept as words, never a command name
-        else:
-            words.append(token)
-    if words:
-        commands.append(("", words))
-    return [(sep, _drop_assignments(words)) for sep, words in commands if _drop_assignments(words)]
+        elif token not in _BRACKETS and (token not in _KEYWORDS or words):
+            words.append(token)  # redirections too: kept as words
+    return commands
 
 
 _PUNCTUATION = frozenset("();<>|&\n")
@@ -167,7 +163,6 @@ def _flag_reason(commands: Iterable[list[str]]) -> str | None:
     return None
 
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # A path with a file extension (or a dotfile), then :line[:col]: the GNU diagnostic format.
 # An optional severity word may lead (`ERROR docs/x.rst:4 ...`); a function may sit before the
 # line (darglint's `calc.py:add:4: DAR101: ...`).
@@ -201,12 +196,11 @@ def findings(lines: Iterable[str]) -> list[str]:
     """The lines that report a finding (a located or coded problem) not tagged below error."""
     found = []
     for line in lines:
-        text = _ANSI.sub("", line[:_LINE_CAP])
+        text = strip_ansi(line[:_LINE_CAP])
         match = _FINDING.match(text)
         if match is None:
             continue
-        message = match.group("located") or text.strip()
-        if _BELOW_ERROR.search(message) or _BELOW_ERROR.search(text.strip()):
-            continue
-        found.append(text.strip())
+        stripped, located = text.strip(), match.group("located")
+        if not _BELOW_ERROR.search(stripped) and not (located and _BELOW_ERROR.search(located)):
+            found.append(stripped)
     return found

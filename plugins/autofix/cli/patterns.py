@@ -128,7 +128,12 @@ def run_check(args: argparse.Namespace) -> int:
 def run_explain(args: argparse.Namespace) -> int:
     # Here, not at the top: every `autofix` command imports all command modules to build its
     # parser; the verdict machinery loads only for the command that needs it.
-    from autofix.classify.masked_exit import MASKED_EXIT_RULE, findings, masked_exit
+    from autofix.classify.masked_exit import (
+        MASKED_EXIT_ROLE,
+        MASKED_EXIT_RULE,
+        findings,
+        masked_exit,
+    )
     from autofix.classify.verdict import weigh
 
     try:
@@ -165,9 +170,7 @@ def run_explain(args: argparse.Namespace) -> int:
         said = masked or "its exit status is its work's"
         print(f"-- the command line: {said}")
     for line in found[:3]:
-        print(
-            f"--   finding under a masked exit status [{MASKED_EXIT_RULE}] {report.stream}: {line}"
-        )
+        print(f"--   {MASKED_EXIT_ROLE} [{MASKED_EXIT_RULE}] {report.stream}: {line}")
     return EXIT_OK
 
 

@@ -60,8 +60,9 @@ class OutputJudge:
         command: Sequence[str] | None = None,
     ) -> None:
         self.parser = parser
-        # A plain program's argv: `bash -c "lint || true"` hides its exit status (masked_exit).
-        self.command = None if agent_format.has_event_stream else command
+        # The argv: a plain program's `bash -c "lint || true"` hides its exit status; the parser
+        # reads it only where no agent outcome decides (masked_exit).
+        self.command = command
         self.agent = agent_format.name
         self.answer_expected = answer_expected
         self.operation = operation
